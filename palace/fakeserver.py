@@ -1,0 +1,378 @@
+"""A scripted OpenAI-compatible endpoint on 127.0.0.1, for `palace demo` and the tests.
+
+Each POST to /v1/chat/completions takes the next scripted `Step` (or asks `responder`) and answers
+it the way real endpoints do: a chat.completion object, or server-sent `chat.completion.chunk`
+events ending with `data: [DONE]`. Nothing is logged; every connection is closed after its answer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any
+
+MAX_BODY_BYTES = 16 * 1024 * 1024
+SOCKET_TIMEOUT = 30.0
+
+_ERROR_TEXT = {
+    400: ("invalid_request_error", "Bad request."),
+    401: ("invalid_request_error", "Incorrect API key provided."),
+    403: ("permission_denied", "You are not allowed to use this model."),
+    404: ("invalid_request_error", "The model `{model}` does not exist or you do not have access to it."),
+    429: ("rate_limit_exceeded", "Rate limit reached for requests. Please try again later."),
+}
+
+
+@dataclass
+class Step:
+    """One scripted response."""
+
+    text: str = ""
+    tool_calls: list[tuple[str, str]] = field(default_factory=list)  # (name, arguments JSON text)
+    chunk_size: int = 0  # >0: split the text and each tool call's arguments into chunks of this many chars
+    status: int = 200  # non-200: an OpenAI-style error body (its message is `text` when given)
+    headers: dict[str, str] = field(default_factory=dict)  # e.g. {"Retry-After": "0"}
+    delay: float = 0.0  # seconds before responding
+    break_after: int | None = None  # streaming: drop the connection after this many chunks
+    usage: tuple[int, int] | None = (10, 5)  # (prompt_tokens, completion_tokens)
+
+
+class _Stopped(Exception):
+    """The server is stopping; abandon the request."""
+
+
+class _HTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False
+    owner: ScriptedServer
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Stay quiet: clients that hang up (timeouts, interrupted streams) are expected."""
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    timeout = SOCKET_TIMEOUT
+    server: _HTTPServer
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """No request logging."""
+
+    # --- routing -------------------------------------------------------------------------------
+
+    def do_GET(self) -> None:
+        self.close_connection = True
+        if self.path.rstrip("/").endswith("/models"):
+            data = [
+                {"id": name, "object": "model", "created": 0, "owned_by": "palace"}
+                for name in self.server.owner.models
+            ]
+            self._send_json(200, {"object": "list", "data": data})
+        else:
+            self._send_error(404, f"Unknown path {self.path}", "invalid_request_error")
+
+    def do_POST(self) -> None:
+        self.close_connection = True
+        if not self.path.rstrip("/").endswith("/chat/completions"):
+            self._send_error(404, f"Unknown path {self.path}", "invalid_request_error")
+            return
+        body = self._read_body()
+        if body is None:
+            return
+        owner = self.server.owner
+        owner._record(body)
+        if owner.reject_stream_options and "stream_options" in body:
+            self._send_error(
+                400, "Unrecognized request argument supplied: stream_options", "invalid_request_error",
+                param="stream_options",
+            )
+            return
+        if owner.reject_response_format and "response_format" in body:
+            self._send_error(
+                400, "Unrecognized request argument supplied: response_format", "invalid_request_error",
+                param="response_format",
+            )
+            return
+        try:
+            step = owner._next_step(body)
+        except Exception as exc:
+            self._send_error(500, f"palace fake server: the responder failed: {type(exc).__name__}: {exc}",
+                             "server_error")
+            return
+        if step is None:
+            self._send_error(500, "palace fake server: the script is exhausted (no step left, no responder)",
+                             "server_error")
+            return
+        try:
+            if step.delay > 0:
+                owner._wait(step.delay)
+            self._answer(step, body)
+        except (_Stopped, OSError):
+            self.close_connection = True
+
+    # --- helpers -------------------------------------------------------------------------------
+
+    def _read_body(self) -> dict[str, Any] | None:
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if length < 0 or length > MAX_BODY_BYTES:
+            self._send_error(413 if length > 0 else 400, "Request body missing or too large.",
+                             "invalid_request_error")
+            return None
+        try:
+            body = json.loads(self.rfile.read(length) or b"null")
+        except (ValueError, UnicodeDecodeError):
+            body = None
+        if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+            self._send_error(400, "The body must be a JSON object with a 'messages' list.",
+                             "invalid_request_error")
+            return None
+        return body
+
+    def _send_json(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Connection", "close")
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(data)
+        self.wfile.flush()
+
+    def _send_error(self, status: int, message: str, kind: str, *, param: str | None = None,
+                    code: str | None = None, headers: dict[str, str] | None = None) -> None:
+        error = {"message": message, "type": kind, "param": param, "code": code}
+        with contextlib.suppress(OSError):
+            self._send_json(status, {"error": error}, headers)
+
+    def _answer(self, step: Step, body: dict[str, Any]) -> None:
+        model = str(body.get("model", "palace-demo"))
+        if step.status != 200:
+            kind, default = _ERROR_TEXT.get(step.status, ("server_error", "The server had an error."))
+            message = step.text or default.format(model=model)
+            code = kind if step.status == 429 else None
+            self._send_error(step.status, message, kind, code=code, headers=step.headers)
+            return
+        if body.get("stream"):
+            options = body.get("stream_options")
+            include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
+            self._stream(step, model, include_usage)
+        else:
+            self._send_json(200, _completion(step, model), step.headers)
+
+    def _stream(self, step: Step, model: str, include_usage: bool) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.send_header("Connection", "close")
+        for key, value in step.headers.items():
+            self.send_header(key, value)
+        self.end_headers()
+        for sent, event in enumerate(_chunks(step, model, include_usage)):
+            if step.break_after is not None and sent >= step.break_after:
+                self._drop()
+                return
+            self._write_chunk(f"data: {json.dumps(event)}\n\n".encode())
+        self._write_chunk(b"data: [DONE]\n\n")
+        self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
+
+    def _write_chunk(self, data: bytes) -> None:
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+        self.wfile.flush()
+
+    def _drop(self) -> None:
+        """Hang up in the middle of the body, as a crashed or cut-off server would."""
+        self.close_connection = True
+        try:
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+def _pieces(text: str, size: int) -> list[str]:
+    if size <= 0 or len(text) <= size:
+        return [text]
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def _usage(step: Step) -> dict[str, int] | None:
+    if step.usage is None:
+        return None
+    prompt, completion = step.usage
+    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+
+
+def _call_id(n: int) -> str:
+    return f"call_{n:04d}"
+
+
+def _finish_reason(step: Step) -> str:
+    return "tool_calls" if step.tool_calls else "stop"
+
+
+def _completion(step: Step, model: str) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": step.text or None, "refusal": None}
+    if step.tool_calls:
+        message["tool_calls"] = [
+            {"id": _call_id(i), "type": "function", "function": {"name": name, "arguments": args}}
+            for i, (name, args) in enumerate(step.tool_calls)
+        ]
+    payload: dict[str, Any] = {
+        "id": "chatcmpl-palace",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [
+            {"index": 0, "message": message, "logprobs": None, "finish_reason": _finish_reason(step)}
+        ],
+    }
+    usage = _usage(step)
+    if usage is not None:
+        payload["usage"] = usage
+    return payload
+
+
+def _chunks(step: Step, model: str, include_usage: bool) -> Iterator[dict[str, Any]]:
+    created = int(time.time())
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        event: dict[str, Any] = {
+            "id": "chatcmpl-palace",
+            "object": "chat.completion.chunk",
+            "created": created,
+            "model": model,
+            "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
+        }
+        if include_usage:
+            event["usage"] = None
+        return event
+
+    yield chunk({"role": "assistant", "content": ""})
+    if step.text:
+        for piece in _pieces(step.text, step.chunk_size):
+            yield chunk({"content": piece})
+    for index, (name, args) in enumerate(step.tool_calls):
+        pieces = _pieces(args, step.chunk_size)
+        yield chunk({"tool_calls": [{
+            "index": index, "id": _call_id(index), "type": "function",
+            "function": {"name": name, "arguments": pieces[0]},
+        }]})
+        for piece in pieces[1:]:
+            yield chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
+    yield chunk({}, _finish_reason(step))
+    usage = _usage(step)
+    if include_usage and usage is not None:
+        yield {
+            "id": "chatcmpl-palace",
+            "object": "chat.completion.chunk",
+            "created": created,
+            "model": model,
+            "choices": [],
+            "usage": usage,
+        }
+
+
+class ScriptedServer:
+    """An OpenAI-compatible chat endpoint that answers from a script, on 127.0.0.1 (any free port)."""
+
+    def __init__(
+        self,
+        steps: Iterable[Step] = (),
+        *,
+        responder: Callable[[dict[str, Any]], Step] | None = None,
+        reject_stream_options: bool = False,
+        reject_response_format: bool = False,
+        models: Sequence[str] = ("gpt-4.1-mini", "palace-demo"),
+    ) -> None:
+        self._steps: list[Step] = list(steps)
+        self.responder = responder
+        self.reject_stream_options = reject_stream_options
+        self.reject_response_format = reject_response_format
+        self.models: list[str] = list(models)
+        self.requests: list[dict[str, Any]] = []
+        self.base_url = ""
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._httpd: _HTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # --- lifecycle -----------------------------------------------------------------------------
+
+    def start(self) -> ScriptedServer:
+        if self._httpd is not None:
+            return self
+        self._stopping.clear()
+        httpd = _HTTPServer(("127.0.0.1", 0), _Handler)
+        httpd.owner = self
+        port = httpd.server_address[1]
+        self.base_url = f"http://127.0.0.1:{port}/v1"
+        self._httpd = httpd
+        self._thread = threading.Thread(
+            target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="palace-fakeserver", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        httpd, thread = self._httpd, self._thread
+        if httpd is None:
+            return
+        self._stopping.set()
+        httpd.shutdown()
+        httpd.server_close()
+        if thread is not None:
+            thread.join(timeout=5)
+        self._httpd = None
+        self._thread = None
+
+    def __enter__(self) -> ScriptedServer:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    # --- script --------------------------------------------------------------------------------
+
+    def add(self, *steps: Step) -> None:
+        """Append steps to the script."""
+        with self._lock:
+            self._steps.extend(steps)
+
+    @property
+    def pending(self) -> int:
+        """How many scripted steps are left."""
+        with self._lock:
+            return len(self._steps)
+
+    def _record(self, body: dict[str, Any]) -> None:
+        with self._lock:
+            self.requests.append(body)
+
+    def _next_step(self, body: dict[str, Any]) -> Step | None:
+        with self._lock:
+            if self._steps:
+                return self._steps.pop(0)
+        return self.responder(body) if self.responder is not None else None
+
+    def _wait(self, seconds: float) -> None:
+        if self._stopping.wait(seconds):
+            raise _Stopped
