@@ -69,3 +69,7 @@ class LLMNotConfiguredError(LLMError):
 
 class HistoryError(PalaceError):
     """The palace's git history could not be set up or read (git missing, broken repository, ...)."""
+
+
+class RecallError(PalaceError):
+    """A recall query that cannot be run (empty, bad limit or dates) or an unusable search index."""

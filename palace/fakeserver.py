@@ -59,6 +59,7 @@ class _HTTPServer(ThreadingHTTPServer):
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # many small SSE writes: do not wait for delayed ACKs
     timeout = SOCKET_TIMEOUT
     server: _HTTPServer
 

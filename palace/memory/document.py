@@ -40,9 +40,29 @@ class _TrackingState(BlockState):
 
 
 class _TrackingParser(BlockParser):
-    """Block parser that stamps top-level tokens with the offset where their block began."""
+    """Block parser that stamps top-level tokens with the offset where their block began.
+
+    Only the top level is structure, so the insides of lists and block quotes are not parsed: their
+    extent is found by the top-level parse, their content never matters (and skipping it makes the
+    parse several times faster).
+    """
 
     state_cls = _TrackingState
+
+    def parse(self, state: BlockState, rules: list[str] | None = None) -> None:
+        if state.parent is not None:
+            return  # the inside of a list item or a block quote: opaque to palace
+        super().parse(state, rules)
+
+    def parse_ref_link(self, m: re.Match[str], state: BlockState) -> int | None:
+        # A link reference definition makes no token; give it one so that the lines it spans are not
+        # counted into the block before it (an entry would otherwise swallow a `[x]: url` line).
+        last = state.last_token()
+        continues_paragraph = bool(last) and last["type"] == "paragraph"
+        end: int | None = super().parse_ref_link(m, state)
+        if end and not continues_paragraph and state.parent is None:
+            state.append_token({"type": "ref_link"})
+        return end
 
     def parse_method(self, m: re.Match[str], state: BlockState) -> int | None:
         if state.parent is not None:
@@ -63,7 +83,7 @@ _PARSER = _TrackingParser()
 @dataclass
 class Heading:
     line: int
-    end: int  # exclusive; a setext heading spans two lines
+    end: int  # exclusive; a setext heading spans its paragraph's lines and the underline
     level: int
     text: str
 
@@ -112,6 +132,7 @@ class Document:
     entries: list[Entry] = field(default_factory=list)
     lists: list[tuple[int, int]] = field(default_factory=list)  # top-level list spans
     unparsed_lists: list[tuple[int, int]] = field(default_factory=list)  # lists kept opaque
+    blocks: list[tuple[int, int, str]] = field(default_factory=list)  # top-level blocks: first, end, type
 
     # ------------------------------------------------------------------ reading
     @classmethod
@@ -159,14 +180,15 @@ class Document:
             nxt = tokens[index + 1]["_start"] if index + 1 < len(tokens) else offset
             last = bisect.bisect_left(starts, nxt)
             spans.append((token, max(first, 0), max(last, first + 1)))
+        self.blocks = [(first, last, str(token["type"])) for token, first, last in spans]
         for token, first, last in spans:
             if token["type"] == "heading":
                 end = first + 1
-                if token.get("style") == "setext" or (
-                    first + 1 < last and re.match(r"^ {0,3}(=+|-+)[ \t]*$", self.lines[first + 1])
-                ):
-                    end = min(first + 2, last)
-                self.headings.append(Heading(first, end, int(token["attrs"]["level"]), token["text"].strip()))
+                if token.get("style") == "setext":
+                    # The paragraph's lines, then the underline.
+                    end = min(first + token["text"].rstrip("\n").count("\n") + 2, last)
+                text = " ".join(token["text"].split())
+                self.headings.append(Heading(first, end, int(token["attrs"]["level"]), text))
             elif token["type"] == "list":
                 while last > first + 1 and not self.lines[last - 1].strip():
                     last -= 1
@@ -221,7 +243,11 @@ class Document:
             level, text = heading.level, heading.text
             section: Section | None = None
             if level == 1:
+                # A title: it carries no meaning, but it closes every section before it.
                 wing, hall, in_wing = None, None, False
+                while open_sections:
+                    open_sections.pop().end = heading.line
+                continue
             elif level == 2:
                 parsed = parse_hall(text)
                 if parsed is not None:

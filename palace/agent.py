@@ -1,0 +1,212 @@
+"""The session and its turn loop: the model talks, calls memory tools, and the journal records it all."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from palace.config import Settings
+from palace.errors import LLMError, LLMNotConfiguredError
+from palace.memory.ops import ChangeResult
+from palace.memory.render import Rendered
+from palace.memory.store import MemoryStore
+from palace.prompts import load_prompt, system_prompt
+from palace.tools import MemoryRecall, ToolBox, memory_tools
+
+if TYPE_CHECKING:
+    from palace.extract import Extractor
+    from palace.llm import LLMClient, Reply
+    from palace.sessions import Journal
+
+
+@dataclass
+class TurnEvents:
+    """Callbacks through which a turn reports to the UI."""
+
+    on_text: Callable[[str], None] = lambda text: None
+    on_change: Callable[[ChangeResult], None] = lambda change: None
+    on_tool_error: Callable[[str, str], None] = lambda tool, message: None
+    on_notice: Callable[[str], None] = lambda text: None
+    on_waiting: Callable[[bool], None] = lambda waiting: None
+
+
+@dataclass
+class TurnResult:
+    text: str = ""
+    interrupted: str | None = None
+    error: str | None = None
+    tool_rounds: int = 0
+    changes: list[ChangeResult] = field(default_factory=list)
+
+
+class _OwnWrites:
+    """Store hook remembering the bytes palace itself last wrote, to tell them from hand edits."""
+
+    def __init__(self) -> None:
+        self.digest: str | None = None
+
+    def before_write(self, file: Path) -> None:
+        return None
+
+    def after_write(self, file: Path, before: bytes, after: bytes, message: str) -> None:
+        self.digest = hashlib.sha256(after).hexdigest()
+
+
+class Session:
+    """One conversation: a fixed system prompt, the message history, tools, usage, journal."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: MemoryStore,
+        *,
+        client: LLMClient | None,
+        wing: str | None = None,
+        journal: Journal | None = None,
+        extractor: Extractor | None = None,
+        recall: Callable[[MemoryRecall], str] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.client = client
+        self.wing = wing
+        self.journal = journal
+        self.extractor = extractor
+        self.messages: list[dict[str, Any]] = list(journal.messages) if journal else []
+        self.tools: ToolBox = memory_tools(store, by="model", recall=recall)
+        self.usage = [0, 0]
+        if journal is not None:
+            self.usage = [journal.usage[0], journal.usage[1]]
+        self._own = _OwnWrites()
+        store.hooks.append(self._own)
+        self._budget_told = False
+        self.rendered: Rendered = Rendered("")
+        self.system = ""
+        self._prompt_digest = ""
+        self.rebuild_prompt()
+
+    # ------------------------------------------------------------------ the prompt
+    def rebuild_prompt(self) -> list[str]:
+        """Build the system prompt from the file as it is now; returns notices for the user."""
+        notices: list[str] = []
+        data = self._read_quietly()
+        self._prompt_digest = hashlib.sha256(data).hexdigest()
+        self._own.digest = self._prompt_digest
+        self.rendered = self.store.render(self.wing, self.settings.memory_budget)
+        if self.rendered.warning and data.strip():
+            notices.append(self.rendered.warning)
+        if self.rendered.left_out and not self._budget_told:
+            self._budget_told = True
+            notices.append(
+                f"memory is over its {self.settings.memory_budget:,}-byte budget: {self.rendered.left_out} older "
+                "entries are left out of the prompt this session (MemoryRecall can still find them)"
+            )
+        self.system = system_prompt(load_prompt("system.md", self.settings.home), self.rendered, self.wing)
+        return notices
+
+    def _read_quietly(self) -> bytes:
+        try:
+            return self.store.read_bytes()
+        except Exception:  # an unreadable file renders empty with a warning; never a crash
+            return b""
+
+    def hand_edited(self) -> bool:
+        """True when memories.md differs from what the prompt was built from and from palace's own writes."""
+        digest = hashlib.sha256(self._read_quietly()).hexdigest()
+        return digest not in {self._prompt_digest, self._own.digest}
+
+    # ------------------------------------------------------------------ the turn
+    def turn(self, text: str, events: TurnEvents | None = None) -> TurnResult:
+        """One user message, then model calls and tool rounds until a plain reply (at most N rounds)."""
+        events = events or TurnEvents()
+        result = TurnResult()
+        if self.hand_edited():
+            for notice in self.rebuild_prompt():
+                events.on_notice(notice)
+            events.on_notice("memories.md was edited; this turn uses the new version")
+        if self.client is None:
+            result.error = str(LLMNotConfiguredError(_NOT_CONFIGURED))
+            return result
+        self._add({"role": "user", "content": text})
+        texts: list[str] = []
+
+        def on_text(piece: str) -> None:
+            events.on_waiting(False)
+            events.on_text(piece)
+
+        while True:
+            events.on_waiting(True)
+            try:
+                reply = self.client.stream_chat(
+                    [{"role": "system", "content": self.system}, *self.messages],
+                    self.tools.schemas(),
+                    on_text=on_text,
+                )
+            except LLMError as exc:
+                result.error = str(exc)
+                break
+            finally:
+                events.on_waiting(False)
+            self._count(reply)
+            texts.append(reply.content)
+            if reply.interrupted:
+                message = reply.to_message()
+                message.pop("tool_calls", None)  # half-received calls must not reach the history
+                message["content"] = (reply.content or "") + f"\n[reply interrupted: {reply.interrupted}]"
+                self._add(message)
+                result.interrupted = reply.interrupted
+                break
+            self._add(reply.to_message())
+            if not reply.tool_calls:
+                break
+            result.tool_rounds += 1
+            for call in reply.tool_calls:
+                outcome = self.tools.call(call.name, call.arguments)
+                if outcome.change is not None:
+                    result.changes.append(outcome.change)
+                    events.on_change(outcome.change)
+                    if self.journal is not None:
+                        self.journal.add_memory(outcome.change)
+                elif outcome.error is not None:
+                    events.on_tool_error(call.name, outcome.error)
+                self._add({"role": "tool", "tool_call_id": call.id, "content": outcome.text})
+            if result.tool_rounds >= self.settings.tool_rounds:
+                events.on_notice(
+                    f"stopped after {self.settings.tool_rounds} tool rounds in one turn; ask again to continue"
+                )
+                break
+        result.text = "".join(texts)
+        if result.error is None and result.interrupted is None and self.extractor and self.journal:
+            self.extractor.maybe_start(self.journal)
+        return result
+
+    def _add(self, message: dict[str, Any]) -> None:
+        self.messages.append(message)
+        if self.journal is not None:
+            self.journal.add_message(message)
+
+    def _count(self, reply: Reply) -> None:
+        if reply.usage is None:
+            return
+        self.usage[0] += reply.usage.input_tokens
+        self.usage[1] += reply.usage.output_tokens
+        if self.journal is not None:
+            self.journal.add_usage(reply.usage.input_tokens, reply.usage.output_tokens)
+
+    def record_user_change(self, change: ChangeResult) -> None:
+        """A /remember or /forget by the user, for the archive."""
+        if self.journal is not None:
+            self.journal.add_memory(change)
+
+    def close(self) -> None:
+        if self._own in self.store.hooks:
+            self.store.hooks.remove(self._own)
+
+
+_NOT_CONFIGURED = (
+    "no model endpoint configured: set OPENAI_API_KEY (for OpenAI), or OPENAI_BASE_URL for a local server "
+    "such as Ollama (http://localhost:11434/v1), and PALACE_MODEL to choose the model; slash commands work meanwhile"
+)

@@ -1,0 +1,274 @@
+"""The `palace` command line. Heavy modules are imported inside the commands so --help starts fast."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from palace.config import Settings
+    from palace.console import Console
+
+Handler = Callable[[argparse.Namespace, "Settings", "Console"], int]
+
+
+def _date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from exc
+
+
+def _model_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", help="model name (env PALACE_MODEL)")
+    parser.add_argument("--base-url", dest="base_url", help="OpenAI-compatible endpoint (env OPENAI_BASE_URL)")
+    parser.add_argument("--wing", help="the project or person whose memories to load (default: the git repo's name)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="palace",
+        description="A terminal agent that remembers: memories live in $PALACE_HOME/memories.md (a memory palace).",
+        epilog="Run `palace demo` to see the whole loop offline. With no command, `palace chat` runs.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    chat = sub.add_parser("chat", help="chat with the model (the default)")
+    _model_flags(chat)
+    chat.add_argument("--resume", nargs="?", const=True, default=False, metavar="ID",
+                      help="continue the latest session, or the one with this id")
+    ask = sub.add_parser("ask", help="one message, one reply; the session is archived")
+    _model_flags(ask)
+    ask.add_argument("message", help="what to say")
+
+    memory = sub.add_parser("memory", help="read and change memories.md")
+    msub = memory.add_subparsers(dest="action", metavar="ACTION", required=True)
+    show = msub.add_parser("show", help="the memory as the model sees it")
+    show.add_argument("--wing", help="show this wing's memories with the shared halls")
+    show.add_argument("--raw", action="store_true", help="print the file exactly as it is")
+    msub.add_parser("path", help="print the path of memories.md")
+    save = msub.add_parser("save", help="save an entry: palace memory save PATH CONTENT")
+    save.add_argument("path", help="Hall/room or wing/Hall/room")
+    save.add_argument("content", nargs="+", help="one short sentence")
+    save.add_argument("--replaces", help="the text of the entry this one replaces")
+    forget = msub.add_parser("forget", help="remove an entry: palace memory forget PATH CONTENT")
+    forget.add_argument("path")
+    forget.add_argument("content", nargs="+")
+    lint = msub.add_parser("lint", help="check memories.md (exit 1 on errors; usable as a pre-commit hook)")
+    lint.add_argument("file", nargs="?", help="a memories file to check instead of the palace's")
+    msub.add_parser("undo", help="revert the last change palace made")
+    msub.add_parser("edit", help="open memories.md in $VISUAL/$EDITOR, then check it")
+
+    sessions = sub.add_parser("sessions", help="archived sessions (cold memory)")
+    ssub = sessions.add_subparsers(dest="action", metavar="ACTION", required=True)
+    ssub.add_parser("list", help="sessions, newest first")
+    sshow = ssub.add_parser("show", help="one session's archive")
+    sshow.add_argument("id")
+    search = ssub.add_parser("search", help="search sessions and memories")
+    search.add_argument("query", nargs="+")
+    search.add_argument("--limit", type=int, default=5)
+    search.add_argument("--since", type=_date)
+    search.add_argument("--until", type=_date)
+    extract = ssub.add_parser("extract", help="run memory extraction on a session again")
+    extract.add_argument("id")
+
+    init = sub.add_parser("init", help="create the palace folder and a starter memories.md")
+    init.add_argument("--git", action="store_true", help="also make it a git repository that records each change")
+    log = sub.add_parser("log", help="the history of memories.md")
+    log.add_argument("--since", type=_date)
+    sub.add_parser("demo", help="the whole loop offline, against a bundled scripted model")
+    sub.add_parser("doctor", help="settings in effect, endpoint reachability, palace health")
+    return parser
+
+
+def _flags(args: argparse.Namespace) -> dict[str, Any]:
+    return {key: getattr(args, key, None) for key in ("model", "base_url", "wing")}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: parse, run one command, present errors as `Error: ...` with exit 1."""
+    args = build_parser().parse_args(argv)
+    if args.command is None:
+        args = build_parser().parse_args(["chat", *(argv or sys.argv[1:])])
+    from palace.console import Console
+    from palace.errors import PalaceError
+
+    console = Console()
+    try:
+        from palace.config import load_settings
+
+        settings = load_settings(_flags(args))
+        return int(_HANDLERS[args.command](args, settings, console))
+    except PalaceError as exc:
+        console.error(str(exc))
+        return 1
+    except KeyboardInterrupt:
+        console.end_line()
+        return 130
+
+
+def _chat(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from palace.repl import Repl, detect_wing
+
+    wing = detect_wing(settings)
+    return Repl(settings, console, wing=wing, resume=args.resume).run()
+
+
+def _ask(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from palace.repl import Repl, detect_wing
+
+    repl = Repl(settings, console, wing=detect_wing(settings), interactive=False)
+    failed: list[str] = []
+    original = repl.console.error
+
+    def record(text: str) -> None:
+        failed.append(text)
+        original(text)
+
+    repl.console.error = record  # type: ignore[method-assign]
+    repl.run([args.message])
+    return 1 if failed else 0
+
+
+def _memory(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from palace.history import GitHistory
+    from palace.memory.store import MemoryStore
+
+    history = GitHistory(settings.home, autocommit=settings.git_autocommit, warn=console.warn)
+    store = MemoryStore(settings.home, entry_limit=settings.entry_limit, hooks=[history])
+    action = args.action
+    if action == "path":
+        console.print(str(store.file))
+    elif action == "show":
+        if args.raw:
+            sys.stdout.buffer.write(store.read_bytes())
+            sys.stdout.flush()
+            return 0
+        rendered = store.render(args.wing or settings.wing, settings.memory_budget)
+        if rendered.warning:
+            console.warn(rendered.warning)
+        console.print(rendered.text)
+    elif action in {"save", "forget"}:
+        content = " ".join(args.content)
+        if action == "save":
+            result = store.save(args.path, content, args.replaces, by="user")
+        else:
+            result = store.forget(args.path, content, by="user")
+        console.print(f"{result.symbol} {result.message}", "green")
+    elif action == "lint":
+        return _lint(args.file, settings, console)
+    elif action == "undo":
+        from palace.history import undo_last
+
+        console.print(f"↶ {undo_last(store, settings.home)}", "green")
+    elif action == "edit":
+        from palace.history import init_palace, open_editor
+
+        if not store.file.exists():
+            init_palace(settings.home, git=False)
+        code = open_editor(store.file)
+        status = _lint(None, settings, console)
+        return code or status
+    return 0
+
+
+def _lint(file: str | None, settings: Settings, console: Console) -> int:
+    from pathlib import Path
+
+    from palace.memory.lint import lint_file
+
+    path = Path(file) if file else settings.memories_file
+    report = lint_file(path, entry_limit=settings.entry_limit, soft_limit=settings.soft_limit)
+    for problem in report.problems:
+        stream = console.err if problem.severity == "error" else console.out
+        stream.write(f"{problem}\n")
+    console.print(report.summary)
+    return 1 if report.has_errors else 0
+
+
+def _sessions(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from palace import sessions
+
+    if args.action == "list":
+        infos = sessions.list_sessions(settings.home)
+        if not infos:
+            console.print("No sessions yet.")
+        for info in infos:
+            summary = (info.summary or "").splitlines()[0] if info.summary else ""
+            mark = "" if info.archived else "  (not archived yet)"
+            console.print(f"{info.date}  {info.id}  {info.turns:>3} turns  {summary[:90]}{mark}")
+    elif args.action == "show":
+        console.print(sessions.show_session(settings.home, args.id))
+    elif args.action == "search":
+        from palace.recall import RecallIndex, format_hits
+
+        index = RecallIndex(settings.home)
+        try:
+            query = " ".join(args.query)
+            hits = index.search(query, limit=args.limit, since=args.since, until=args.until)
+            console.print(format_hits(hits, max_bytes=16384, query=query))
+        finally:
+            index.close()
+    elif args.action == "extract":
+        from palace.extract import Extractor
+        from palace.history import GitHistory
+        from palace.memory.store import MemoryStore
+
+        history = GitHistory(settings.home, autocommit=settings.git_autocommit, warn=console.warn)
+        store = MemoryStore(settings.home, entry_limit=settings.entry_limit, hooks=[history])
+        journal = sessions.Journal.load(sessions.find_journal(settings.home, args.id))
+        extractor = Extractor(settings, store, commit=history.commit_paths, warn=console.warn)
+        outcome = extractor.extract(journal, force=True)
+        if outcome is None:
+            console.print("Nothing extracted.")
+            return 1
+        for result in outcome.results:
+            console.print(f"{result.symbol} {result.message}", "green")
+        if outcome.dropped:
+            console.warn(f"{outcome.dropped} invalid item(s) dropped")
+        archive = extractor.finish(journal)
+        if archive:
+            console.info(f"Archive updated: {archive}")
+    return 0
+
+
+def _init(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from palace.history import init_palace
+
+    for line in init_palace(settings.home, git=args.git):
+        console.print(line)
+    return 0
+
+
+def _log(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from palace.history import history_log
+
+    console.print(history_log(settings.home, since=args.since))
+    return 0
+
+
+def _demo(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from palace.demo import run_demo
+
+    return run_demo(console)
+
+
+def _doctor(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from palace.doctor import run_doctor
+
+    return run_doctor(settings, console)
+
+
+_HANDLERS: dict[str, Handler] = {
+    "chat": _chat,
+    "ask": _ask,
+    "memory": _memory,
+    "sessions": _sessions,
+    "init": _init,
+    "log": _log,
+    "demo": _demo,
+    "doctor": _doctor,
+}

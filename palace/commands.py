@@ -1,0 +1,190 @@
+"""Slash commands of the REPL: one table holds each command's usage, help and handler."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from palace.errors import PalaceError
+
+if TYPE_CHECKING:
+    from palace.repl import Repl
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    usage: str
+    help: str
+    run: Callable[[Repl, str], bool]  # returns False to leave the REPL
+
+
+def _split_path(arg: str, usage: str) -> tuple[str, str]:
+    path, _, content = arg.strip().partition(" ")
+    if not path or not content.strip():
+        raise PalaceError(f"usage: {usage}")
+    return path, content.strip()
+
+
+def _help(repl: Repl, arg: str) -> bool:
+    repl.console.print("Commands:")
+    width = max(len(c.usage) for c in COMMANDS)
+    for command in COMMANDS:
+        repl.console.print(f"  {command.usage.ljust(width)}  {command.help}")
+    repl.console.print("Anything else is a message to the model. Ctrl-C stops a reply, Ctrl-D exits.")
+    return True
+
+
+def _memory(repl: Repl, arg: str) -> bool:
+    wing = arg.strip() or repl.session.wing
+    rendered = repl.store.render(wing, repl.settings.memory_budget)
+    repl.console.print(rendered.text or "(no memories yet)")
+    budget = repl.settings.memory_budget
+    repl.console.info(
+        f"— {repl.store.file} · {rendered.total_entries} entries · {rendered.size:,} of {budget:,} bytes"
+        + (f" · {rendered.left_out} left out of the prompt" if rendered.left_out else "")
+    )
+    return True
+
+
+def _edit(repl: Repl, arg: str) -> bool:
+    from palace.history import open_editor
+    from palace.memory.lint import lint_file
+
+    if not repl.store.file.exists():
+        from palace.history import init_palace
+
+        init_palace(repl.settings.home, git=False)
+    code = open_editor(repl.store.file)
+    if code != 0:
+        repl.console.warn(f"the editor exited with status {code}")
+    report = lint_file(repl.store.file, entry_limit=repl.settings.entry_limit, soft_limit=repl.settings.soft_limit)
+    for problem in report.problems:
+        repl.console.print(str(problem), "red" if problem.severity == "error" else "yellow")
+    repl.console.info(report.summary)
+    return True
+
+
+def _remember(repl: Repl, arg: str) -> bool:
+    path, content = _split_path(arg, "/remember PATH CONTENT")
+    result = repl.store.save(path, content, by="user")
+    repl.session.record_user_change(result)
+    repl.show_change(result)
+    return True
+
+
+def _forget(repl: Repl, arg: str) -> bool:
+    path, content = _split_path(arg, "/forget PATH CONTENT")
+    result = repl.store.forget(path, content, by="user")
+    repl.session.record_user_change(result)
+    repl.show_change(result)
+    return True
+
+
+def _undo(repl: Repl, arg: str) -> bool:
+    from palace.history import undo_last
+
+    repl.console.success(f"↶ {undo_last(repl.store, repl.settings.home)}")
+    return True
+
+
+def _recall(repl: Repl, arg: str) -> bool:
+    if not arg.strip():
+        raise PalaceError("usage: /recall QUERY")
+    repl.console.print(repl.recall_text(arg.strip(), limit=5))
+    return True
+
+
+def _sessions(repl: Repl, arg: str) -> bool:
+    from palace.sessions import list_sessions
+
+    infos = list_sessions(repl.settings.home)
+    if not infos:
+        repl.console.print("No sessions yet.")
+    for info in infos[:20]:
+        repl.console.print(_session_line(info))
+    return True
+
+
+def _session_line(info: object) -> str:
+    sid = getattr(info, "id", "")
+    turns = getattr(info, "turns", 0)
+    summary = getattr(info, "summary", "") or ""
+    mark = "" if getattr(info, "archived", True) else " (not archived yet)"
+    return f"{sid}  {turns:>3} turns  {summary[:80]}{mark}"
+
+
+def _new(repl: Repl, arg: str) -> bool:
+    repl.new_session()
+    return True
+
+
+def _model(repl: Repl, arg: str) -> bool:
+    name = arg.strip()
+    if name:
+        repl.set_model(name)
+        repl.console.print(f"Model: {name} (from now on in this session)")
+    else:
+        repl.console.print(f"Model: {repl.settings.model} at {repl.settings.base_url or 'the OpenAI API'}")
+    return True
+
+
+def _usage(repl: Repl, arg: str) -> bool:
+    inp, out = repl.session.usage
+    repl.console.print(f"Tokens this session: input {inp:,}, output {out:,}, total {inp + out:,}")
+    return True
+
+
+def _exit(repl: Repl, arg: str) -> bool:
+    return False
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("help", "/help", "this list", _help),
+    Command("memory", "/memory [WING]", "show the memory the model sees (and its size)", _memory),
+    Command("edit", "/edit", "open memories.md in $VISUAL/$EDITOR, then check it", _edit),
+    Command("remember", "/remember PATH CONTENT", "save an entry yourself, e.g. /remember Preferences/editor Uses vim",
+            _remember),
+    Command("forget", "/forget PATH CONTENT", "remove an entry", _forget),
+    Command("undo", "/undo", "revert the last memory change palace made", _undo),
+    Command("recall", "/recall QUERY", "search earlier sessions and memories", _recall),
+    Command("sessions", "/sessions", "list recent sessions", _sessions),
+    Command("new", "/new", "archive this session and start a new one", _new),
+    Command("model", "/model [NAME]", "show or switch the model", _model),
+    Command("usage", "/usage", "tokens used this session", _usage),
+    Command("exit", "/exit", "archive the session and leave (also Ctrl-D)", _exit),
+)
+_BY_NAME = {command.name: command for command in COMMANDS}
+
+
+def resolve(word: str) -> Command:
+    """The command a (possibly abbreviated) name refers to; PalaceError when unknown or ambiguous."""
+    name = word.lstrip("/").lower()
+    if name in _BY_NAME:
+        return _BY_NAME[name]
+    matches = [c for c in COMMANDS if c.name.startswith(name)] if name else []
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        options = ", ".join(f"/{c.name}" for c in matches)
+        raise PalaceError(f"/{name} is ambiguous: {options}")
+    close = difflib.get_close_matches(name, list(_BY_NAME), n=1)
+    hint = f' (did you mean "/{close[0]}"?)' if close else ""
+    raise PalaceError(f"unknown command /{name}{hint}; /help lists the commands")
+
+
+def dispatch(repl: Repl, line: str) -> bool:
+    """Run a slash command line; errors are printed and the REPL carries on."""
+    word, _, arg = line.strip().partition(" ")
+    try:
+        return resolve(word).run(repl, arg)
+    except PalaceError as exc:
+        repl.console.error(str(exc))
+        return True
+
+
+def words_for_completion() -> list[str]:
+    return [f"/{c.name}" for c in COMMANDS]
+

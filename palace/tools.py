@@ -1,0 +1,150 @@
+"""The tools offered to the model: a pydantic model for the arguments plus a function each.
+
+A tool failure is data for the model (a clear error text), never an exception out of the loop.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from palace.errors import PalaceError
+from palace.memory.halls import HALL_LIST
+from palace.memory.ops import ChangeResult
+from palace.memory.store import MemoryStore
+
+_PATH_HELP = (
+    "Where the memory lives: 'Hall/room' for facts about the user that hold everywhere, or "
+    "'wing/Hall/room' for one project or person (wing = project name, e.g. 'ifai'). "
+    f"Hall is one of: {HALL_LIST}. room is a short kebab-case topic such as 'programming-languages'; "
+    "reuse a room that already exists in the memories when it fits."
+)
+
+
+class MemorySave(BaseModel):
+    """Save one lasting fact to long-term memory (memories.md).
+
+    Use when the user states a lasting preference, a fact about their project, a decision, or a habit in
+    how they work — something worth knowing in a future session. Do not save one-off questions, chit-chat,
+    things already in memory (saving the same fact again only refreshes its date), or secrets of any kind
+    (keys, tokens, passwords are refused). One short sentence, at most 200 characters, no date. To update
+    an existing entry, pass its old text as `replaces`.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    path: str = Field(description=_PATH_HELP, examples=["Preferences/programming-languages", "ifai/Decisions/database"])
+    content: str = Field(description="One short sentence stating the fact, at most 200 characters, no leading date.")
+    replaces: str | None = Field(
+        default=None, description="The exact text of an existing entry in the same room that this one replaces."
+    )
+
+
+class MemoryForget(BaseModel):
+    """Remove one entry from long-term memory, when the user says it is wrong or no longer true."""
+
+    model_config = ConfigDict(extra="forbid")
+    path: str = Field(description=_PATH_HELP)
+    content: str = Field(description="The text of the entry to remove, as it appears in memory (without the date).")
+
+
+class MemoryRecall(BaseModel):
+    """Search earlier sessions (their summaries and transcripts) and memory entries.
+
+    Use when the user refers to something discussed before that is not in the memory shown in the system
+    prompt ("what did we decide about...", "last week we..."). Returns a few dated snippets.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    query: str = Field(description="Keywords to search for (English or Chinese).")
+    limit: int = Field(default=5, ge=1, le=20, description="How many sessions to return (1-20).")
+    since: date | None = Field(default=None, description="Only sessions on or after this date (YYYY-MM-DD).")
+    until: date | None = Field(default=None, description="Only sessions on or before this date (YYYY-MM-DD).")
+
+
+@dataclass
+class ToolOutcome:
+    """What a tool call produced: the text for the model, and the memory change if any."""
+
+    text: str
+    change: ChangeResult | None = None
+    error: str | None = None
+
+
+@dataclass
+class Tool:
+    name: str
+    args: type[BaseModel]
+    run: Callable[[Any], ToolOutcome]
+
+    def schema(self) -> dict[str, Any]:
+        parameters = self.args.model_json_schema()
+        parameters.pop("title", None)
+        for prop in parameters.get("properties", {}).values():
+            prop.pop("title", None)
+        description = " ".join((self.args.__doc__ or "").split())
+        function = {"name": self.name, "description": description, "parameters": parameters}
+        return {"type": "function", "function": function}
+
+
+def _failure(message: str) -> ToolOutcome:
+    return ToolOutcome(f"Error: {message}. Nothing was written.", error=message)
+
+
+class ToolBox:
+    """The tools of a session, by name."""
+
+    def __init__(self, tools: list[Tool]) -> None:
+        self.tools = {tool.name: tool for tool in tools}
+
+    def schemas(self) -> list[dict[str, Any]]:
+        return [tool.schema() for tool in self.tools.values()]
+
+    def call(self, name: str, arguments: str) -> ToolOutcome:
+        """Run a tool on raw JSON arguments; every failure comes back as an error text."""
+        tool = self.tools.get(name)
+        if tool is None:
+            return _failure(f'unknown tool "{name}"; available tools: {", ".join(self.tools)}')
+        try:
+            raw = json.loads(arguments or "{}")
+        except json.JSONDecodeError as exc:
+            return _failure(f"the arguments for {name} are not valid JSON ({exc.msg} at character {exc.pos})")
+        if not isinstance(raw, dict):
+            return _failure(f"the arguments for {name} must be a JSON object")
+        try:
+            args = tool.args.model_validate(raw)
+        except ValidationError as exc:
+            details = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}" for err in exc.errors()
+            )
+            return _failure(f"invalid arguments for {name}: {details}")
+        try:
+            return tool.run(args)
+        except PalaceError as exc:
+            return _failure(str(exc))
+
+
+def memory_tools(
+    store: MemoryStore,
+    *,
+    by: str = "model",
+    recall: Callable[[MemoryRecall], str] | None = None,
+) -> ToolBox:
+    """MemorySave and MemoryForget on the store, plus MemoryRecall when a recall function is given."""
+
+    def save(args: MemorySave) -> ToolOutcome:
+        result = store.save(args.path, args.content, args.replaces, by=by)
+        return ToolOutcome(result.message, change=result)
+
+    def forget(args: MemoryForget) -> ToolOutcome:
+        result = store.forget(args.path, args.content, by=by)
+        return ToolOutcome(result.message, change=result)
+
+    tools = [Tool("MemorySave", MemorySave, save), Tool("MemoryForget", MemoryForget, forget)]
+    if recall is not None:
+        tools.append(Tool("MemoryRecall", MemoryRecall, lambda args: ToolOutcome(recall(args))))
+    return ToolBox(tools)
