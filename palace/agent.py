@@ -13,7 +13,7 @@ from palace.errors import LLMError, LLMNotConfiguredError
 from palace.memory.ops import ChangeResult
 from palace.memory.render import Rendered
 from palace.memory.store import MemoryStore
-from palace.prompts import load_prompt, system_prompt
+from palace.prompting import load_prompt, system_prompt
 from palace.tools import MemoryRecall, ToolBox, memory_tools
 
 if TYPE_CHECKING:

@@ -170,6 +170,8 @@ def _memory(args: argparse.Namespace, settings: Settings, console: Console) -> i
         if not store.file.exists():
             init_palace(settings.home, git=False)
         code = open_editor(store.file)
+        with store.lock():
+            history.before_write(store.file)
         status = _lint(None, settings, console)
         return code or status
     return 0

@@ -58,6 +58,7 @@ def _edit(repl: Repl, arg: str) -> bool:
 
         init_palace(repl.settings.home, git=False)
     code = open_editor(repl.store.file)
+    repl.commit_hand_edit()
     if code != 0:
         repl.console.warn(f"the editor exited with status {code}")
     report = lint_file(repl.store.file, entry_limit=repl.settings.entry_limit, soft_limit=repl.settings.soft_limit)

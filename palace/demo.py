@@ -72,20 +72,24 @@ def run_demo(console: Console) -> int:
             env={},
         )
         settings.git_autocommit = False
+        settings.extract_min = 0  # even these short sessions get a summary
         console.print(f"palace demo — a scripted model at {server.base_url}, a temporary palace at {home}", "bold")
+        session_ids: list[str] = []
         for number, lines in enumerate((SESSION_ONE, SESSION_TWO), start=1):
             console.print("")
             console.print(f"── Session {number} " + "─" * 50, "cyan")
             repl = Repl(settings, console, interactive=False)
+            if repl.session.journal is not None:
+                session_ids.append(repl.session.journal.id)
             repl.run(_echo(console, lines))
         console.print("")
         console.print("── memories.md after both sessions " + "─" * 30, "cyan")
         console.print((home / "memories.md").read_text(encoding="utf-8").rstrip())
-        archives = sorted((home / "sessions").glob("*.md"))
-        if archives:
+        archive = home / "sessions" / f"{session_ids[0]}.md" if session_ids else None
+        if archive is not None and archive.exists():
             console.print("")
-            console.print(f"── the archive of session 2 ({archives[-1].name}) " + "─" * 10, "cyan")
-            console.print(archives[-1].read_text(encoding="utf-8").rstrip())
+            console.print(f"── the archive of session 1 ({archive.name}) " + "─" * 10, "cyan")
+            console.print(archive.read_text(encoding="utf-8").rstrip())
     console.print("")
     console.print("To use palace with a real model:", "bold")
     console.print("  OpenAI:     export OPENAI_API_KEY=sk-...  (optional: export PALACE_MODEL=gpt-4.1-mini)")

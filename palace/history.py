@@ -39,6 +39,8 @@ HOOK_MARKER = "# palace pre-commit hook"
 UNDO_DEPTH = 10  # undo records kept (newest last)
 _UNDO_MAX_BYTES = 4 * 1024 * 1024  # older records are dropped past this many bytes of file content
 _GIT_TIMEOUT = 30.0
+_LOCK_RETRIES = 5  # a busy index.lock is retried this many times...
+_LOCK_WAIT = 0.1  # ...this many seconds apart
 
 # Environment variables that point git at another repository (set, e.g., when palace runs inside a hook).
 _GIT_LOCATION_VARS = (
@@ -175,6 +177,18 @@ def _identity_args(home: Path) -> list[str]:
 
 
 def _commit(home: Path, rels: Sequence[str], message: str) -> bool:
+    """Commit exactly these paths; a busy index (another commit running) is retried for a moment."""
+    for attempt in range(_LOCK_RETRIES + 1):
+        try:
+            return _commit_once(home, rels, message)
+        except _GitTrouble as exc:
+            if "index.lock" not in str(exc) or attempt == _LOCK_RETRIES:
+                raise
+            time.sleep(_LOCK_WAIT)
+    raise AssertionError("unreachable")
+
+
+def _commit_once(home: Path, rels: Sequence[str], message: str) -> bool:
     """Commit exactly these paths (other staged work is left alone). False when nothing changed."""
     if _git(home, "symbolic-ref", "-q", "HEAD", check=False).returncode != 0:
         raise _GitTrouble("HEAD is detached (a commit is checked out, not a branch)")
@@ -420,8 +434,10 @@ else
     echo "palace pre-commit: palace not found; memories.md not linted" >&2
     exit 0
 fi
-staged="$(git rev-parse --absolute-git-dir)/palace-staged-memories.md"
 umask 077
+staged_dir="$(git rev-parse --absolute-git-dir)/palace-staged"
+mkdir -p "$staged_dir" || exit 1
+staged="$staged_dir/memories.md"
 git show :memories.md > "$staged" || exit 1
 PALACE_HOME="$top" "$@" memory lint "$staged"
 status=$?
@@ -693,15 +709,22 @@ def history_log(home: Path, *, since: date | None = None) -> str:
         if len(parts) < 4:
             continue
         _sha, when, author, subject = parts[0], parts[1], parts[2], "\x1f".join(parts[3:])
-        changes, other = _diff_changes(diff.splitlines())
-        out.append(f"{when}  {_who(subject, author)}")
+        diff_lines = diff.splitlines()
+        changes, other = _diff_changes(diff_lines)
+        body: list[str] = []
+        if any(line.startswith("new file mode") for line in diff_lines[:6]):
+            body.append("    created memories.md")
+            other = 0
+        elif any(line.startswith("deleted file mode") for line in diff_lines[:6]):
+            body.append("    deleted memories.md")
+            other = 0
         for change in _pair_refreshes(changes):
             suffix = "  (date refreshed)" if change.sign == "~" else ""
-            out.append(f"    {change.sign} {change.path}: {change.content}{suffix}")
+            body.append(f"    {change.sign} {change.path}: {change.content}{suffix}")
         if other:
-            out.append(f"    ({other} other line{'s' if other != 1 else ''} changed)")
-        if not changes and not other:
-            out.append("    (no visible change)")
+            body.append(f"    ({other} other line{'s' if other != 1 else ''} changed)")
+        out.append(f"{when}  {_who(subject, author)}")
+        out.extend(body or ["    (no visible change)"])
         out.append("")
     if not out:
         if since is not None:

@@ -30,7 +30,7 @@ import threading
 import time
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import TypeVar
@@ -51,13 +51,15 @@ __all__ = [
     "tokenize",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 MAX_LIMIT = 20
 MAX_QUERY_CHARS = 1000
 MAX_QUERY_TERMS = 32
 MAX_DOC_CHARS = 20_000  # a pasted log is indexed (and shown) up to this many characters
 SNIPPET_CHARS = 220
-CANDIDATES = 400  # documents fetched from FTS5 before per-session aggregation
+CANDIDATES = 10  # documents fetched from FTS5 per requested result, before per-session aggregation
+MIN_CANDIDATES = 100
+MATCH_ROW_BUDGET = 10_000  # documents FTS5 may rank per query before the commonest terms stop selecting
 BATCH_FILES = 200  # files re-indexed per write transaction (keeps the write lock short)
 FULL_SCAN_SECONDS = 60.0  # without a directory change, every journal is re-stat'ed at most this often
 HOT_JOURNAL_SECONDS = 2 * 86400  # journals touched this recently are stat'ed at every use
@@ -70,6 +72,9 @@ _KIND_WEIGHT = {"summary": 1.6, "user": 1.0, "assistant": 0.9}
 _MEMORY_WEIGHT = 1.0
 _DECAY = 0.5  # weight of the n-th best document of a session: _DECAY ** n
 _MAX_DOCS_PER_SOURCE = 6
+_K1, _B = 1.2, 0.75  # BM25 term-frequency saturation and length normalisation
+_COVERAGE_FLOOR = 0.2  # score factor (squared) of a source covering almost none of the query
+_RECENCY = 0.02  # at most +2% for today's sessions, fading over months
 
 
 # --------------------------------------------------------------------------------------------------
@@ -147,6 +152,9 @@ def _iter_tokens(text: str) -> Iterator[tuple[str, int, int, bool]]:
     for match in _WORD.finditer(text):
         raw = match.group()
         start = match.start()
+        if raw.isascii():
+            yield raw.lower(), start, match.end(), False
+            continue
         if _HAS_CJK.search(raw) is None:
             for piece in _WORD.findall(_norm(raw)):
                 yield piece, start, match.end(), False
@@ -163,10 +171,26 @@ def _iter_tokens(text: str) -> Iterator[tuple[str, int, int, bool]]:
                 yield piece, start + pos, match.end(), False
 
 
+def _pieces(text: str) -> Iterator[tuple[str, bool]]:
+    """(piece, is_cjk) for each word or CJK run of already normalised text."""
+    for word in _WORD.findall(text):
+        if _HAS_CJK.search(word) is None:
+            yield word, False
+            continue
+        pos = 0
+        for run in _CJK_RUN.finditer(word):
+            if run.start() > pos:
+                yield word[pos : run.start()], False
+            yield run.group(), True
+            pos = run.end()
+        if pos < len(word):
+            yield word[pos:], False
+
+
 def tokenize(text: str) -> list[str]:
     """Index terms of text: stemmed words and CJK bigrams, in order."""
     terms: list[str] = []
-    for piece, _start, _end, is_cjk in _iter_tokens(text):
+    for piece, is_cjk in _pieces(_norm(text)):
         if is_cjk:
             terms.extend(_cjk_terms(piece))
         else:
@@ -235,7 +259,7 @@ def query_terms(query: str) -> list[QueryTerm]:
         out: list[QueryTerm] = []
         seen: set[tuple[str, bool]] = set()
         group = 0
-        for piece, _start, _end, is_cjk in _iter_tokens(query):
+        for piece, is_cjk in _pieces(_norm(query)):
             if is_cjk:
                 parts = _strip_zh_stops(piece) if drop_stops else [piece]
                 pieces = [(t, len(part) == 1) for part in parts for t in _cjk_terms(part)[:-1] or [part]]
@@ -409,6 +433,17 @@ def _read_file(path: Path, kind: str, day: str) -> tuple[list[_Doc], int, int] |
     return docs, st.st_size, st.st_mtime_ns
 
 
+def _hot_journals(found: _Found, now: float) -> list[str]:
+    """Journals that may still be appended to: no archive yet, newer than it, or written recently."""
+    recent = int((now - HOT_JOURNAL_SECONDS) * 1e9)
+    archives = {meta[1]: meta[4] for meta in found.values() if meta[0] == "archive"}
+    hot = []
+    for rel, (kind, source, _day, _size, mtime) in found.items():
+        if kind == "journal" and (mtime > recent or mtime > archives.get(source, -1)):
+            hot.append(rel)
+    return hot
+
+
 def _classify(name: str) -> tuple[str, str, str] | None:
     """(kind, source, date) of a file name under sessions/, or None for files recall ignores."""
     match = _SESSION_FILE.match(name)
@@ -460,10 +495,12 @@ def _where(kind: str) -> str:
 
 
 def _snippet(text: str, terms: Collection[QueryTerm], width: int = SNIPPET_CHARS) -> str:
-    """The part of text around its densest cluster of query terms, one line, redacted."""
-    flat = " ".join(redact(text).split())
+    """The part of text around its densest cluster of query terms, one line, redacted.
+
+    Callers pass text that was redacted when indexed, so no cut can leave half a secret behind."""
+    flat = " ".join(text.split())
     if len(flat) <= width:
-        return flat
+        return redact(flat)
     exact = {t.text for t in terms if not t.prefix}
     prefixes = tuple(t.text for t in terms if t.prefix)
     hits: list[tuple[int, str]] = []
@@ -494,7 +531,8 @@ def _snippet(text: str, terms: Collection[QueryTerm], width: int = SNIPPET_CHARS
     if end < len(flat):
         space = flat.rfind(" ", end - 20, end)
         end = space if space > start else end
-    return ("…" if start > 0 else "") + flat[start:end].strip() + ("…" if end < len(flat) else "")
+    # The stored text was redacted when indexed; the window is redacted again in case the patterns grew.
+    return ("…" if start > 0 else "") + redact(flat[start:end].strip()) + ("…" if end < len(flat) else "")
 
 
 def _utf8_len(text: str) -> int:
@@ -579,10 +617,13 @@ CREATE TABLE IF NOT EXISTS doc (
     source TEXT NOT NULL,
     date TEXT NOT NULL,
     kind TEXT NOT NULL,
-    text TEXT NOT NULL
+    text TEXT NOT NULL,
+    terms TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS doc_file ON doc(file_id);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(terms, tokenize = 'unicode61 remove_diacritics 0');
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
+    terms, content = 'doc', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 0'
+);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, row);
 """
 
@@ -605,18 +646,17 @@ def _is_busy(exc: sqlite3.Error) -> bool:
 
 
 @dataclass
-class _Candidate:
-    score: float
-    rowid: int
+class _Group:
+    """The candidate documents of one source (a session, or one memory room) during a search."""
+
+    source: str
+    scores: list[float]
+    mask: int  # bit i: the query's i-th term occurs in some document of the source
+    best: float
+    rowid: int  # the best document
     kind: str
     date: str
-    matched: frozenset[str]
-
-
-@dataclass
-class _Group:
-    source: str
-    docs: list[_Candidate] = field(default_factory=list)
+    best_mask: int
 
 
 class RecallIndex:
@@ -628,6 +668,7 @@ class RecallIndex:
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
         self._dir_mtime: int | None = None
+        self._hot: list[str] = []
         self._last_full = 0.0
         self._doc_count: int | None = None
         self._rebuilt = False
@@ -773,18 +814,11 @@ class RecallIndex:
                     except OSError:
                         continue
                     found["sessions/" + entry.name] = (*kind, st.st_size, st.st_mtime_ns)
+            self._hot = _hot_journals(found, now)
         else:
-            # No file was added or removed (a rename would change the directory): only journals that
-            # may still be growing need a look, those written recently or without an archive yet.
-            hot_since = int((now - HOT_JOURNAL_SECONDS) * 1e9)
-            checked = {
-                rel
-                for (rel,) in conn.execute(
-                    "SELECT path FROM file AS j WHERE kind = 'journal' AND (mtime_ns > ? OR NOT EXISTS "
-                    "(SELECT 1 FROM file AS a WHERE a.source = j.source AND a.kind = 'archive'))",
-                    (hot_since,),
-                )
-            }
+            # No file was added or removed (that changes the directory's mtime): only journals that may
+            # still be growing need a look (no archive yet, written after it, or written recently).
+            checked = set(self._hot)
             for rel in checked:
                 kind = _classify(rel.rsplit("/", 1)[-1])
                 try:
@@ -849,6 +883,8 @@ class RecallIndex:
     ) -> None:
         """Re-index (or drop) one file inside a write transaction, re-checking it against the table."""
         row = conn.execute("SELECT id, size, mtime_ns FROM file WHERE path = ?", (rel,)).fetchone()
+        if meta is not None and row is not None and (row[1], row[2]) == (meta[3], meta[4]):
+            return  # another process indexed this version meanwhile
         parsed = None
         if meta is not None:
             kind, source, day, _size, _mtime = meta
@@ -857,7 +893,9 @@ class RecallIndex:
             return  # another process indexed this version meanwhile
         if row is not None:
             file_id = row[0]
-            conn.execute("DELETE FROM fts WHERE rowid IN (SELECT id FROM doc WHERE file_id = ?)", (file_id,))
+            conn.execute(
+                "INSERT INTO fts (fts, rowid, terms) SELECT 'delete', id, terms FROM doc WHERE file_id = ?", (file_id,)
+            )
             conn.execute("DELETE FROM doc WHERE file_id = ?", (file_id,))
         if parsed is None or meta is None:
             if row is not None:
@@ -877,14 +915,14 @@ class RecallIndex:
             conn.execute("UPDATE file SET size = ?, mtime_ns = ? WHERE id = ?", (size, mtime, file_id))
             stats.changed += 1
         for doc in docs:
-            terms = tokenize(doc.text)
+            terms = " ".join(tokenize(doc.text))
             if not terms:
                 continue
             cur = conn.execute(
-                "INSERT INTO doc (file_id, source, date, kind, text) VALUES (?, ?, ?, ?, ?)",
-                (file_id, source, doc.date, doc.kind, doc.text),
+                "INSERT INTO doc (file_id, source, date, kind, text, terms) VALUES (?, ?, ?, ?, ?, ?)",
+                (file_id, source, doc.date, doc.kind, doc.text, terms),
             )
-            conn.execute("INSERT INTO fts (rowid, terms) VALUES (?, ?)", (cur.lastrowid, " ".join(terms)))
+            conn.execute("INSERT INTO fts (rowid, terms) VALUES (?, ?)", (cur.lastrowid, terms))
 
     # -- searching -------------------------------------------------------------------------------
 
@@ -907,23 +945,21 @@ class RecallIndex:
             self.refresh()
             return self._guard("search", lambda conn: self._search(conn, terms, limit, since, until, set(exclude)))
 
-    def _weights(self, conn: sqlite3.Connection, terms: list[QueryTerm]) -> dict[QueryTerm, float]:
+    def _frequencies(self, conn: sqlite3.Connection, terms: list[QueryTerm]) -> tuple[dict[QueryTerm, int], int]:
+        """How many documents hold each term (from the FTS5 vocabulary), and how many there are."""
         if self._doc_count is None:
             self._doc_count = int(conn.execute("SELECT count(*) FROM doc").fetchone()[0])
         total = max(self._doc_count, 1)
-        raw: dict[QueryTerm, float] = {}
+        freqs: dict[QueryTerm, int] = {}
         for term in terms:
             if term.prefix:
-                freq = total / 20
+                row = conn.execute(
+                    "SELECT sum(doc) FROM fts_vocab WHERE term >= ? AND term < ?", (term.text, term.text + "\U0010ffff")
+                ).fetchone()
             else:
                 row = conn.execute("SELECT doc FROM fts_vocab WHERE term = ?", (term.text,)).fetchone()
-                freq = row[0] if row else 0
-            raw[term] = math.log(1 + (total - freq + 0.5) / (freq + 0.5))
-        sizes: dict[int, int] = {}
-        for term in terms:
-            sizes[term.group] = sizes.get(term.group, 0) + 1
-        # A CJK word of n bigrams weighs about as much as one English word of the same rarity.
-        return {t: w / math.sqrt(sizes[t.group]) for t, w in raw.items()}
+            freqs[term] = min(int(row[0] or 0), total) if row else 0
+        return freqs, total
 
     def _search(
         self,
@@ -934,70 +970,108 @@ class RecallIndex:
         until: date | None,
         exclude: set[str],
     ) -> list[RecallHit]:
-        weights = self._weights(conn, terms)
-        expression = _match_expression(terms)
-        sql = (
-            "SELECT f.rowid, bm25(fts) AS s, d.source, d.date, d.kind, f.terms "
-            "FROM fts AS f JOIN doc AS d ON d.id = f.rowid WHERE fts MATCH ?"
-        )
+        freqs, total = self._frequencies(conn, terms)
+        present = [t for t in terms if freqs[t] > 0]
+        if not present:
+            return []
+        # idf weights for coverage; a CJK word of n bigrams weighs about as much as one English word.
+        sizes: dict[int, int] = {}
+        for term in terms:
+            sizes[term.group] = sizes.get(term.group, 0) + 1
+        weights = {
+            t: math.log(1 + (total - freqs[t] + 0.5) / (freqs[t] + 0.5)) / math.sqrt(sizes[t.group]) for t in terms
+        }
+        # Ranking every document that holds a very common term costs time for little: such terms still
+        # count for coverage below, but only the rarer ones select candidates (within a row budget).
+        selecting: list[QueryTerm] = []
+        rows_budget = MATCH_ROW_BUDGET
+        for term in sorted(present, key=lambda t: freqs[t]):
+            if selecting and freqs[term] > rows_budget:
+                continue
+            selecting.append(term)
+            rows_budget -= freqs[term]
+        expression = _match_expression(selecting)
         params: list[object] = [expression]
-        if since is not None:
-            sql += " AND d.date >= ?"
-            params.append(_day(since).isoformat())
-        if until is not None:
-            sql += " AND d.date <= ?"
-            params.append(_day(until).isoformat())
-        if exclude:
-            sql += f" AND d.source NOT IN ({','.join('?' * len(exclude))})"
-            params.extend(sorted(exclude))
-        sql += " ORDER BY s LIMIT ?"
-        params.append(CANDIDATES)
-        exact = {t.text: t for t in terms if not t.prefix}
-        prefixes = [t for t in terms if t.prefix]
+        # Rank inside FTS5 first (rowid and score only), then read the few winners' rows.
+        if since is None and until is None and not exclude:
+            inner = "SELECT rowid AS id, rank AS r FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ?"
+        else:
+            inner = (
+                "SELECT f.rowid AS id, bm25(fts) AS r FROM fts AS f JOIN doc AS x ON x.id = f.rowid WHERE fts MATCH ?"
+            )
+            if since is not None:
+                inner += " AND x.date >= ?"
+                params.append(_day(since).isoformat())
+            if until is not None:
+                inner += " AND x.date <= ?"
+                params.append(_day(until).isoformat())
+            if exclude:
+                inner += f" AND x.source NOT IN ({','.join('?' * len(exclude))})"
+                params.extend(sorted(exclude))
+            inner += " ORDER BY r LIMIT ?"
+        params.append(max(MIN_CANDIDATES, CANDIDATES * limit))
+        sql = f"SELECT c.id, c.r, d.source, d.date, d.kind, d.terms FROM ({inner}) AS c JOIN doc AS d ON d.id = c.id"
+        # Score the candidates here with BM25 over all query terms (FTS5's own bm25 only picked them, and
+        # its idf vanishes for terms in over half the documents, as in a young palace).
+        rows = conn.execute(sql, params).fetchall()
+        needles = [(1 << i, f" {t.text}" if t.prefix else f" {t.text} ", weights[t]) for i, t in enumerate(present)]
+        lengths = [doc_terms.count(" ") + 1 for *_rest, doc_terms in rows]
+        average = sum(lengths) / len(lengths) if lengths else 1.0
         groups: dict[str, _Group] = {}
-        for rowid, bm25, source, day, kind, doc_terms in conn.execute(sql, params):
-            tokens = set(doc_terms.split())
-            matched = {t for t in tokens if t in exact}
-            for p in prefixes:
-                if any(tok.startswith(p.text) for tok in tokens):
-                    matched.add("*" + p.text)
-            weight = _KIND_WEIGHT.get(kind, _MEMORY_WEIGHT)
-            key = source if not kind.startswith("memory:") else f"{source}\0{kind}"
-            group = groups.setdefault(key, _Group(source))
-            group.docs.append(_Candidate(-bm25 * weight, rowid, kind, day, frozenset(matched)))
+        for (rowid, _rank, source, day, kind, doc_terms), length in zip(rows, lengths, strict=True):
+            padded = f" {doc_terms} "
+            norm = _K1 * (1 - _B + _B * length / average)
+            mask = 0
+            score = 0.0
+            for bit, needle, weight in needles:
+                tf = padded.count(needle)
+                if tf:
+                    mask |= bit
+                    score += weight * tf * (_K1 + 1) / (tf + norm)
+            score *= _KIND_WEIGHT.get(kind, _MEMORY_WEIGHT)
+            key = f"{source}\0{kind}" if kind.startswith("memory:") else source
+            group = groups.get(key)
+            if group is None:
+                groups[key] = _Group(source, [score], mask, score, rowid, kind, day, mask)
+            else:
+                group.scores.append(score)
+                group.mask |= mask
+                if score > group.best:
+                    group.best, group.rowid, group.kind, group.date, group.best_mask = score, rowid, kind, day, mask
         if not groups:
             return []
-        term_weight = {t.text if not t.prefix else "*" + t.text: w for t, w in weights.items()}
-        total_weight = sum(term_weight.values()) or 1.0
+        total_weight = sum(weights.values()) or 1.0
+        coverage_of: dict[int, float] = {}
         today = date.today().toordinal()
+        ordinals: dict[str, int] = {}
         ranked: list[tuple[float, int, _Group]] = []
         for group in groups.values():
-            group.docs.sort(key=lambda c: -c.score)
-            best = group.docs[:_MAX_DOCS_PER_SOURCE]
-            aggregate = sum(c.score * _DECAY**i for i, c in enumerate(best))
-            covered: set[str] = set()
-            for c in group.docs:
-                covered |= c.matched
-            coverage = sum(term_weight.get(t, 0.0) for t in covered) / total_weight
-            score = aggregate * (0.2 + 0.8 * coverage) ** 2
-            day_ord = -_neg_date(group.docs[0].date)
-            age = max(0, today - day_ord) if day_ord else 3650
-            score *= 1.0 + 0.02 / (1.0 + age / 90.0)  # a mild preference for recent sessions
-            ranked.append((score, day_ord, group))
+            scores = sorted(group.scores, reverse=True)[:_MAX_DOCS_PER_SOURCE]
+            aggregate = sum(value * _DECAY**i for i, value in enumerate(scores))
+            coverage = coverage_of.get(group.mask)
+            if coverage is None:
+                covered = sum(weights[t] for i, t in enumerate(present) if group.mask >> i & 1)
+                coverage = coverage_of[group.mask] = covered / total_weight
+            score = aggregate * (_COVERAGE_FLOOR + (1 - _COVERAGE_FLOOR) * coverage) ** 2
+            ordinal = ordinals.get(group.date)
+            if ordinal is None:
+                ordinal = ordinals[group.date] = -_neg_date(group.date)
+            age = max(0, today - ordinal) if ordinal else 3650
+            score *= 1.0 + _RECENCY / (1.0 + age / 90.0)  # a mild preference for recent sessions
+            ranked.append((score, ordinal, group))
         ranked.sort(key=lambda r: (-r[0], -r[1]))
         hits: list[RecallHit] = []
         for score, _ordinal, group in ranked[:limit]:
-            top = group.docs[0]
-            row = conn.execute("SELECT text FROM doc WHERE id = ?", (top.rowid,)).fetchone()
+            row = conn.execute("SELECT text FROM doc WHERE id = ?", (group.rowid,)).fetchone()
             text = row[0] if row else ""
-            shown = [t for t in terms if (t.text if not t.prefix else "*" + t.text) in top.matched]
+            shown = [t for i, t in enumerate(present) if group.best_mask >> i & 1]
             hits.append(
                 RecallHit(
                     source=group.source,
-                    date=top.date,
-                    snippet=_snippet(text, shown or terms),
+                    date=group.date,
+                    snippet=_snippet(text, shown or present),
                     score=round(score, 4),
-                    where=_where(top.kind),
+                    where=_where(group.kind),
                 )
             )
         return hits

@@ -168,7 +168,7 @@ class Repl:
         try:
             archive = self.extractor.finish(journal) if self.settings.extraction else None
             if archive is None and not self.settings.extraction:
-                from palace.extract import write_archive
+                from palace.sessions import write_archive
 
                 archive = write_archive(journal)
         except KeyboardInterrupt:
@@ -189,6 +189,11 @@ class Repl:
         self.end_session()
         self.session = self._open_session(False)
         self.console.info(f"New session {self.session.journal.id if self.session.journal else ''}.")
+
+    def commit_hand_edit(self) -> None:
+        """Record a hand edit in git right away (a no-op without git or without changes)."""
+        with self.store.lock():
+            self.history.before_write(self.store.file)
 
     def set_model(self, name: str) -> None:
         self.settings.model = name

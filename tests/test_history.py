@@ -6,6 +6,7 @@ import os
 import stat
 import subprocess
 import sys
+import threading
 from datetime import date
 from pathlib import Path
 
@@ -267,6 +268,26 @@ def test_commit_paths_commits_archives(palace: Palace, tmp_path: Path) -> None:
     assert not GitHistory(plain, warn=pytest.fail).commit_paths([plain / "memories.md"], "x")
 
 
+def test_archive_commits_and_memory_commits_can_run_at_once(palace: Palace) -> None:
+    home, store, _history, warnings = palace
+    other = GitHistory(home, warn=warnings.append)
+
+    def archive() -> None:
+        for n in range(5):
+            path = home / "sessions" / f"2026-11-30-0000000{n}.md"
+            path.write_text(f"# Session {n}\n")
+            assert other.commit_paths([path], f"session: archive 2026-11-30-0000000{n}")
+
+    thread = threading.Thread(target=archive)
+    thread.start()
+    for n in range(5):
+        store.save("Preferences/shells", f"Shell number {n} is in use")
+    thread.join()
+    assert warnings == []
+    assert len(subjects(home)) == 11
+    assert git(home, "status", "--porcelain") == ""
+
+
 # --------------------------------------------------------------------------- git trouble
 
 
@@ -436,19 +457,59 @@ def test_history_log_explains_how_to_enable(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- the pre-commit hook
 
 
-def test_pre_commit_hook_blocks_a_bad_file(palace: Palace) -> None:
-    home, _store, _history, _warnings = palace
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "- [2026-11-30] The wifi password=hunter22\n",
+        "\n## Prefernces\n\n### editors\n- [2026-11-30] The user edits with helix\n",
+    ],
+    ids=["secret", "hall-typo"],
+)
+def test_pre_commit_hook_blocks_a_bad_file(palace: Palace, bad: str) -> None:
+    home, store, _history, warnings = palace
     memories = home / "memories.md"
     memories.write_text("# Memories\n\n## Preferences\n\n### shells\n- [2026-11-30] The user uses fish\n")
     git(home, "add", "memories.md")
     ok = subprocess.run(["git", "commit", "-q", "-m", "good"], cwd=home, capture_output=True, text=True)
     assert ok.returncode == 0, ok.stderr
-    memories.write_text(memories.read_text() + "- [2026-11-30] The wifi password=hunter22\n")
+    memories.write_text(memories.read_text() + bad)
     git(home, "add", "memories.md")
-    bad = subprocess.run(["git", "commit", "-q", "-m", "bad"], cwd=home, capture_output=True, text=True)
-    assert bad.returncode != 0
-    assert "memories.md has errors" in bad.stderr
+    blocked = subprocess.run(["git", "commit", "-q", "-m", "bad"], cwd=home, capture_output=True, text=True)
+    assert blocked.returncode != 0
+    assert "memories.md has errors" in blocked.stderr and "error" in blocked.stdout + blocked.stderr
     assert subjects(home)[0] == "good"
+    # palace's own commits do not run the hook: history keeps what the file really is
+    store.save("Decisions/db", "Postgres was chosen")
+    assert subjects(home)[:2] == ["memory: save Decisions/db", "memory: hand edit"]
+    assert warnings == []
+
+
+def test_cli_init_log_undo_edit(tmp_path: Path) -> None:
+    home = tmp_path / "p"
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    editor = _script(
+        bin_dir / "ed.sh", 'printf -- "## Decisions\\n\\n### wifi\\n- [2026-11-30] password=hunter22\\n" >> "$1"\n'
+    )
+    env = {**os.environ, "PALACE_HOME": str(home), "EDITOR": str(editor), "VISUAL": ""}
+
+    def palace_cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "palace", *args], env=env, capture_output=True, text=True, timeout=60
+        )
+
+    assert palace_cli("log").stdout.count("palace init --git") == 1
+    assert palace_cli("init", "--git").returncode == 0
+    assert palace_cli("memory", "save", "Preferences/shells", "The user uses fish").returncode == 0
+    log = palace_cli("log").stdout
+    assert "+ Preferences/shells: The user uses fish" in log
+    assert palace_cli("memory", "undo").returncode == 0
+    assert subjects(home)[0] == "memory: undo save Preferences/shells"
+    refused = palace_cli("memory", "undo")
+    assert refused.returncode != 0 and "nothing to undo" in refused.stdout + refused.stderr
+    edited = palace_cli("memory", "edit")
+    assert edited.returncode != 0  # the editor wrote a secret: lint shows the problem
+    assert "error" in edited.stdout + edited.stderr
 
 
 # --------------------------------------------------------------------------- editor

@@ -84,15 +84,16 @@ def lint_document(
             problem(entry.start, "error", f'malformed date "[{entry.raw_date}]"; write [YYYY-MM-DD]')
         if len(entry.content) > entry_limit:
             problem(entry.start, "error", f"entry is {len(entry.content)} characters; the limit is {entry_limit}")
-        kind = find_secret(entry.content)
-        if kind:
-            problem(entry.start, "error", f"entry looks like it contains a secret ({kind}); remove it")
         entry_key = ((entry.path.wing_key or ""), normalise(entry.content))
         if entry_key in seen_entries:
             problem(entry.start, "warning",
                     f"duplicate entry (same as line {seen_entries[entry_key]}): {entry.content[:60]}")
         else:
             seen_entries[entry_key] = entry.start + 1
+    for number, line in enumerate(doc.lines):
+        kind = find_secret(line)
+        if kind:
+            problem(number, "error", f"line looks like it contains a secret ({kind}); remove it")
     for entry in doc.entries:
         if entry.path is None and entry.raw_date is not None:
             problem(entry.start, "warning", "dated entry outside a room: put it under a ### room heading")

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Literal
 
-from palace.errors import ContentError, EntryNotFoundError, SecretError
+from palace.errors import ContentError, EntryNotFoundError, SecretError, StoreError
 from palace.memory.document import Document, Entry, Section, entry_line
-from palace.memory.halls import MemoryPath
+from palace.memory.halls import Hall, MemoryPath, wing_key
 from palace.memory.secrets import find_secret
 
 Action = Literal["saved", "refreshed", "unchanged", "replaced", "forgotten"]
@@ -127,6 +128,66 @@ def _dated_line(doc: Document, entry: Entry, day: str) -> str:
     return f"{head}{sep}{gap}[{day}] {body}".rstrip() if body else f"{head}{sep}{gap}[{day}]"
 
 
+# ---------------------------------------------------------------------- checked edits
+# Every edit is checked by parsing its result: the structure must be exactly the old structure plus
+# (or minus) what the edit meant to change. Markdown is context-sensitive (an unclosed code fence or an
+# HTML block swallows the lines after it), so a line written in the wrong place could vanish into the
+# user's text or change how the user's own lines read; a checked edit never does.
+
+_SectionSig = tuple[str, int, str | None, Hall | None, str | None]
+_EntrySig = tuple[str | None, Hall | None, str | None, str]
+
+
+def _section_sig(section: Section) -> _SectionSig:
+    wing = wing_key(section.wing) if section.wing else None
+    return (section.kind, section.heading.level, wing, section.hall, section.room)
+
+
+def _entry_sig(entry: Entry) -> _EntrySig:
+    if entry.path is None:
+        return (None, None, None, entry.content)
+    return (entry.path.wing_key, entry.path.hall, entry.path.room, entry.content)
+
+
+def _path_entry_sig(path: MemoryPath, content: str) -> _EntrySig:
+    return (path.wing_key, path.hall, path.room, content)
+
+
+def _structure(doc: Document) -> tuple[list[_SectionSig], list[_EntrySig]]:
+    return [_section_sig(s) for s in doc.sections], [_entry_sig(e) for e in doc.entries]
+
+
+def _checked(
+    doc: Document, start: int, end: int, new_lines: list[str],
+    sections: list[_SectionSig], entries: list[_EntrySig],
+) -> bytes | None:
+    """doc with lines[start:end] replaced, if the result has exactly the expected structure."""
+    data = doc.splice(start, end, new_lines)
+    return data if _structure(Document.parse(data)) == (sections, entries) else None
+
+
+def _blocked(doc: Document, at: int, path: MemoryPath) -> StoreError:
+    """Why nothing could be placed near line `at` (0-based): name the block that swallows new lines."""
+    for first, last, kind in doc.blocks:
+        if first < at <= last and kind in {"block_code", "block_html", "list", "block_quote"}:
+            what = {"block_code": "a code block", "block_html": "an HTML block", "list": "a list",
+                    "block_quote": "a block quote"}[kind]
+            return StoreError(
+                f"cannot write to {path}: {what} that starts at line {first + 1} of memories.md is not "
+                "closed, so a new line after it would be read as part of it; close it (or edit the file by "
+                "hand) and try again (nothing written)"
+            )
+    return StoreError(f"cannot write to {path}: no place in memories.md keeps its structure intact (nothing written)")
+
+
+def _refresh(doc: Document, entry: Entry, day: str) -> bytes:
+    sections, entries = _structure(doc)
+    data = _checked(doc, entry.start, entry.start + 1, [_dated_line(doc, entry, day)], sections, entries)
+    if data is None:
+        raise _blocked(doc, entry.start, entry.path or MemoryPath(None, Hall.PREFERENCES, "?"))
+    return data
+
+
 def save(
     doc: Document, path: MemoryPath, content: str, day: str, *, replaces: str | None = None, limit: int = 200,
     by: str = "user",
@@ -142,22 +203,27 @@ def save(
             where = entry.path if entry.path != path else None
             if entry.date == day:
                 return None, ChangeResult("unchanged", path, entry.content, where=where, by=by)
-            new = doc.splice(entry.start, entry.start + 1, [_dated_line(doc, entry, day)])
-            return new, ChangeResult("refreshed", path, entry.content, where=where, by=by)
+            return _refresh(doc, entry, day), ChangeResult("refreshed", path, entry.content, where=where, by=by)
     similar = similar_entries(scope, text)
-    return _insert(doc, path, entry_line(text, day)), ChangeResult("saved", path, text, similar=similar, by=by)
+    return _insert(doc, path, text, day), ChangeResult("saved", path, text, similar=similar, by=by)
 
 
 def _replace(
     doc: Document, path: MemoryPath, text: str, replaces: str, day: str, by: str
 ) -> tuple[bytes | None, ChangeResult]:
-    old_key = normalise(replaces)
+    old_key = normalise(re.sub(r"^\s*\[\d{4}-\d{2}-\d{2}\]\s*", "", replaces))
     room = doc.room_entries(path)
     for entry in room:
         if normalise(entry.content) == old_key:
-            indent = doc.lines[entry.start][: len(doc.lines[entry.start]) - len(doc.lines[entry.start].lstrip())]
+            first = doc.lines[entry.start]
+            indent = first[: len(first) - len(first.lstrip())]
             line = f"{indent}{entry.bullet} [{day}] {text}"
-            new = doc.splice(entry.start, entry.end, [line])
+            sections, entries = _structure(doc)
+            index = doc.entries.index(entry)
+            entries[index] = _path_entry_sig(path, text)
+            new = _checked(doc, entry.start, entry.end, [line], sections, entries)
+            if new is None:
+                raise _blocked(doc, entry.start, path)
             return new, ChangeResult("replaced", path, text, replaced=entry.content, by=by)
     raise EntryNotFoundError(_missing(path, replaces, room, "replace"))
 
@@ -170,14 +236,23 @@ def forget(doc: Document, path: MemoryPath, content: str, *, by: str = "user") -
     room = doc.room_entries(path)
     for entry in room:
         if normalise(entry.content) == key:
-            start, end = entry.start, entry.end
+            sections, entries = _structure(doc)
+            del entries[doc.entries.index(entry)]
+            candidates: list[tuple[int, list[_SectionSig]]] = []
             section = entry.section
             if section is not None and _only_entry(doc, section, entry):
-                # The heading, and the one blank line that palace puts before a new heading.
+                # The heading too, and the one blank line that palace puts before a new heading.
+                without = [s for s in doc.sections if s is not section]
                 start = section.heading.line
                 if start > 0 and not doc.lines[start - 1].strip():
-                    start -= 1
-            return doc.splice(start, end, []), ChangeResult("forgotten", path, entry.content, by=by)
+                    candidates.append((start - 1, [_section_sig(s) for s in without]))
+                candidates.append((start, [_section_sig(s) for s in without]))
+            candidates.append((entry.start, sections))
+            for start, expected in candidates:
+                data = _checked(doc, start, entry.end, [], expected, entries)
+                if data is not None:
+                    return data, ChangeResult("forgotten", path, entry.content, by=by)
+            raise _blocked(doc, entry.start, path)
     raise EntryNotFoundError(_missing(path, content, room, "forget"))
 
 
@@ -194,40 +269,79 @@ def _missing(path: MemoryPath, content: str, room: list[Entry], verb: str) -> st
     if not room:
         return f'nothing to {verb}: room {path} has no entries (nothing written)'
     listing = "; ".join(entry.content for entry in room[:20])
-    return f'nothing to {verb}: no entry "{content.strip()}" in {path} (nothing written). Its entries: {listing}'
+    more = f" (and {len(room) - 20} more)" if len(room) > 20 else ""
+    return (f'nothing to {verb}: no entry "{content.strip()}" in {path} (nothing written). '
+            f"Its entries: {listing}{more}")
 
 
-def _insert(doc: Document, path: MemoryPath, line: str) -> bytes:
-    """Bytes with line placed after the room's last entry, creating room/hall/wing headings as needed."""
+def _insert(doc: Document, path: MemoryPath, text: str, day: str) -> bytes:
+    """Bytes with the entry placed after the room's last entry, creating room/hall/wing headings as needed.
+
+    Each placement is tried in order of preference and the first whose result parses as intended wins.
+    """
+    line = entry_line(text, day)
+    room_level = 4 if path.wing else 3
+    wing = path.wing or ""
+    room_sig: _SectionSig = ("room", room_level, path.wing_key, path.hall, path.room)
+    hall_sig: _SectionSig = ("wing-hall", 3, path.wing_key, path.hall, None) if path.wing else (
+        "hall", 2, None, path.hall, None)
+    wing_sig: _SectionSig = ("wing", 2, path.wing_key, None, None)
+    room_head = f"{'#' * room_level} {path.room}"
+    hall_head = f"{'###' if path.wing else '##'} {path.hall.value}"
+    # (where, lines, new sections) in order of preference
+    tries: list[tuple[int, list[str], list[_SectionSig]]] = []
     entries = doc.room_entries(path)
+    rooms = doc.room_sections(path)
+    halls = doc.hall_sections(path.wing, path.hall)
+    wings = doc.wing_sections(wing) if path.wing else []
     if entries:
         last = entries[-1]
-        return doc.splice(last.end, last.end, [line])
-    rooms = doc.room_sections(path)
-    if rooms:
+        tries += [(last.end, [line], []), (last.end, ["", line], []), (last.start, [line], [])]
+    elif rooms:
         section = rooms[-1]
         at = _last_text_line(doc, section.heading.line, section.end)
-        return doc.splice(at, at, [line])
-    room_level = "####" if path.wing else "###"
-    room_block = ["", f"{room_level} {path.room}", line]
-    halls = doc.hall_sections(path.wing, path.hall)
-    if halls:
+        after = section.heading.end
+        tries += [(at, [line], []), (at, ["", line], []), (after, [line], []), (after, [line, *_gap(doc, after)], [])]
+    elif halls:
         section = halls[-1]
         at = _last_text_line(doc, section.heading.line, section.end)
-        return doc.splice(at, at, room_block)
-    if path.wing:
-        wings = doc.wing_sections(path.wing)
-        if wings:
-            section = wings[-1]
-            at = _last_text_line(doc, section.heading.line, section.end)
-            return doc.splice(at, at, ["", f"### {path.hall.value}", *room_block])
-        block = [f"## {path.wing}", "", f"### {path.hall.value}", *room_block]
+        after = section.heading.end
+        tries += [(at, ["", room_head, line], [room_sig]),
+                  (after, ["", room_head, line, *_gap(doc, after)], [room_sig])]
+    elif wings:
+        section = wings[-1]
+        at = _last_text_line(doc, section.heading.line, section.end)
+        block = ["", hall_head, "", room_head, line]
+        after = section.heading.end
+        tries += [(at, block, [hall_sig, room_sig]), (after, [*block, *_gap(doc, after)], [hall_sig, room_sig])]
     else:
-        block = [f"## {path.hall.value}", *room_block]
-    at = len(doc.lines)
-    if at and doc.lines[-1].strip():
-        block = ["", *block]
-    return doc.splice(at, at, block)
+        at = len(doc.lines)
+        if path.wing:
+            block = [f"## {path.wing}", "", hall_head, "", room_head, line]
+            added = [wing_sig, hall_sig, room_sig]
+        else:
+            block = [hall_head, "", room_head, line]
+            added = [hall_sig, room_sig]
+        tries.append((at, ["", *block] if at and doc.lines[-1].strip() else block, added))
+    sections, entries_sig = _structure(doc)
+    section_lines = [s.heading.line for s in doc.sections]
+    entry_lines = [e.start for e in doc.entries]
+    for at, lines, added in tries:
+        expected_sections = list(sections)
+        index = bisect.bisect_left(section_lines, at)
+        expected_sections[index:index] = added
+        expected_entries = list(entries_sig)
+        index = bisect.bisect_left(entry_lines, at)
+        expected_entries.insert(index, _path_entry_sig(path, text))
+        data = _checked(doc, at, at, lines, expected_sections, expected_entries)
+        if data is not None:
+            return data
+    raise _blocked(doc, tries[0][0], path)
+
+
+def _gap(doc: Document, at: int) -> list[str]:
+    """A blank line to separate new lines from a non-blank line that follows them at `at`."""
+    return [""] if at < len(doc.lines) and doc.lines[at].strip() else []
 
 
 def _last_text_line(doc: Document, start: int, end: int) -> int:

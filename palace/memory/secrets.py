@@ -15,11 +15,29 @@ def _kind(name: str, pattern: str, flags: int = 0) -> SecretKind:
     return SecretKind(name, re.compile(pattern, flags))
 
 
+# `password=...` is always an assignment; after `:`/`is`/`是` the value must look like a secret (a digit or a
+# symbol in it, quoted, or the last word) so that "the password is rotated monthly" is not one.
+_KEYWORD = (
+    r"(?:(?<![A-Za-z0-9])(?:password|passwd|passphrase|pwd|secret[_ ]?key|api[_\-]?key|access[_\-]?token"
+    r"|auth[_\-]?token|client[_\-]?secret)(?![A-Za-z0-9])|密码|口令)"
+)
+_V = r"[!-+\--:<-~]"  # printable ASCII but space, `,` and `;`
+_NOT_MASKED = r"(?!\*+(?:\s|$))"
+_SECRETISH = rf"(?={_V}{{3}}){_V}*[\d!#$%&*+/<=>?@^_|~\-]{_V}*"
+_QUOTED = r"[\"'`][^\"'`\s]{3,}[\"'`]"
+_LAST = rf"{_V}{{3,}}(?=[\s.!?。！？]*$)"
+_ASSIGNMENT = (
+    rf"(?i){_KEYWORD}\s*(?:=\s*{_NOT_MASKED}{_V}{{3,}}"
+    rf"|(?:[:：]|\bis\b|是|为)\s*{_NOT_MASKED}(?:{_QUOTED}|{_SECRETISH}|{_LAST}))"
+)
+
 # Ordered: the more specific kinds come first so the message names the right one.
 SECRET_KINDS: tuple[SecretKind, ...] = (
     _kind("PEM private key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"),
     _kind("Anthropic API key", r"\bsk-ant-[A-Za-z0-9_\-]{20,}"),
-    _kind("OpenAI API key", r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}"),
+    # Real keys are random base62: they mix upper case and digits, unlike a kebab-case name `sk-web-app`.
+    _kind("OpenAI API key", r"\bsk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z0-9_\-]*[A-Z])(?=[A-Za-z0-9_\-]*\d)"
+          r"[A-Za-z0-9_\-]{20,}"),
     _kind("AWS access key", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
     _kind(
         "AWS secret access key",
@@ -34,11 +52,7 @@ SECRET_KINDS: tuple[SecretKind, ...] = (
     _kind("JSON Web Token", r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
     _kind("URL with a password", r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@]+:[^/\s@]{2,}@"),
     _kind("bearer token", r"(?i)\bbearer\s+[A-Za-z0-9_\-.=]{20,}"),
-    _kind(
-        "password assignment",
-        r"(?i)(?:\b(?:password|passwd|passphrase|pwd|secret[_ ]?key|api[_\-]?key|access[_\-]?token"
-        r"|auth[_\-]?token|client[_\-]?secret)\b|密码|口令)\s*(?:[:=：]|\bis\b)\s*(?!\*+(?:\s|$))[^\s,;，。]{3,}",
-    ),
+    _kind("password assignment", _ASSIGNMENT),
 )
 
 

@@ -1,0 +1,178 @@
+"""Memory engine benchmarks: `python bench/bench_memory.py` (about a minute; ratios measured in the same run).
+
+1. render of an unchanged 8 KB memories.md (cache hit) vs a bare read + string concat of the file  (goal <= 2x)
+2. render after a change: a cold parse of 8 KB (goal <= 5 ms), 100 KB and 1 MB (ms and ms/KB: linear?),
+   and render after a small hand edit (the parse picks up from the previous version)
+3. save on a 1,000-entry file vs a bare temp-write + fsync + rename of the same bytes  (goal <= 3x)
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from palace.memory import MemoryStore  # noqa: E402
+from palace.memory import document as document_module  # noqa: E402
+from palace.memory.document import Document  # noqa: E402
+
+HALLS = ["Preferences", "Project Knowledge", "Decisions", "Workflow Patterns"]
+WORDS = ("rust python typescript postgres sqlite redis tauri vue react helix zed vim tmux fish docker nix "
+         "kubernetes grafana sentry pytest ruff mypy bazel cargo poetry uv deploy review release backend "
+         "frontend cache queue schema index migration latency budget token prompt memory palace").split()
+
+
+def palace_text(target_bytes: int, seed: int = 1) -> str:
+    """A realistic memories.md: wing-less halls, two wings, rooms of dated entries, some prose and code."""
+    rng = random.Random(seed)
+    out = ["# Memories", "", "Hand-written notes live here too.", ""]
+    size = 0
+    room = 0
+    while size < target_bytes:
+        wing = rng.choice([None, None, "ifai", "alice"])
+        hall = rng.choice(HALLS)
+        if wing:
+            out += [f"## {wing}", "", f"### {hall}", ""]
+        else:
+            out += [f"## {hall}", ""]
+        for _ in range(rng.randint(2, 5)):
+            room += 1
+            out.append(f"{'####' if wing else '###'} room-{room}")
+            for _ in range(rng.randint(5, 20)):
+                words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 12)))
+                day = date(2026, rng.randint(1, 11), rng.randint(1, 28)).isoformat()
+                out.append(f"- [{day}] The user {words}")
+            out.append("")
+            if rng.random() < 0.1:
+                out += ["```sh", "## not a heading", "- not an entry", "```", ""]
+        size = sum(len(line) + 1 for line in out)
+    return "\n".join(out) + "\n"
+
+
+def timed(fn: Callable[[], object], repeat: int) -> list[float]:
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return samples
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.3f} ms"
+
+
+def bare_write(file: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=".bare.", suffix=".tmp", dir=file.parent)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, file)
+
+
+def forget_parses() -> None:
+    """Drop the parse memo so the next parse starts from nothing (a new process)."""
+    clear = getattr(document_module, "clear_parse_cache", None)
+    if clear is not None:
+        clear()
+
+
+def main() -> None:
+    results: list[tuple[str, str]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+
+        # 1. cache hit vs bare read + concat ------------------------------------------------------------
+        home = root / "hit"
+        home.mkdir(mode=0o700)
+        (home / "memories.md").write_text(palace_text(8 * 1024))
+        size = (home / "memories.md").stat().st_size
+        store = MemoryStore(home)
+        store.render("ifai")
+
+        def bare_render() -> str:
+            text = (home / "memories.md").read_bytes().decode("utf-8", "replace")
+            return "<memory>\n" + text + "\n</memory>"
+
+        hit = statistics.median(timed(lambda: store.render("ifai"), 20000))
+        bare = statistics.median(timed(bare_render, 20000))
+        results.append((f"render {size / 1024:.1f} KB, unchanged (cache hit)", f"{ms(hit)}  vs bare read+concat "
+                        f"{ms(bare)}  ratio {hit / bare:.2f}x (goal <= 2x)"))
+
+        # 2. cold parse at three sizes, and render after a small hand edit --------------------------------
+        for label, target in [("8 KB", 8 * 1024), ("100 KB", 100 * 1024), ("1 MB", 1024 * 1024)]:
+            home = root / f"cold-{label.replace(' ', '')}"
+            home.mkdir(mode=0o700)
+            file = home / "memories.md"
+            file.write_text(palace_text(target, seed=2))
+            kb = file.stat().st_size / 1024
+            repeat = 30 if target < 200_000 else 5
+
+            def cold() -> None:
+                forget_parses()
+                MemoryStore(home).render("ifai")
+
+            cold_s = statistics.median(timed(cold, repeat))
+            store = MemoryStore(home)
+            store.render("ifai")
+            counter = [0]
+
+            def hand_edit_then_render() -> None:
+                counter[0] += 1
+                with file.open("a") as handle:
+                    handle.write(f"A hand-written line {counter[0]}.\n")
+                store.render("ifai")
+
+            edit_s = statistics.median(timed(hand_edit_then_render, repeat))
+            goal = " (goal <= 5 ms)" if target == 8 * 1024 else ""
+            results.append((f"render after a change, {kb:.0f} KB", f"cold parse {ms(cold_s)} = "
+                            f"{cold_s * 1000 / kb:.3f} ms/KB{goal}; after a small hand edit {ms(edit_s)}"))
+
+        # 3. save on a 1,000-entry file vs bare write --------------------------------------------------------
+        home = root / "save"
+        home.mkdir(mode=0o700)
+        file = home / "memories.md"
+        text = palace_text(80 * 1024, seed=3)
+        file.write_text(text)
+        doc = Document.parse(file.read_bytes())
+        rooms = sorted({str(e.path) for e in doc.entries if e.path is not None})
+        count = len(doc.entries)
+        while count < 1000:  # top up to at least 1,000 entries
+            MemoryStore(home).save(rooms[count % len(rooms)], f"Filler entry number {count} about caching")
+            count += 1
+        store = MemoryStore(home, today=lambda: date(2026, 11, 30))
+        rng = random.Random(4)
+        saves = 300
+        paths = [rng.choice(rooms) for _ in range(saves)]
+        n = [0]
+
+        def one_save() -> None:
+            n[0] += 1
+            store.save(paths[n[0] - 1], f"Benchmark entry {n[0]} about {rng.choice(WORDS)} and {rng.choice(WORDS)}")
+
+        save_samples = timed(one_save, saves)
+        data = file.read_bytes()
+        bare_file = home / "bare.md"
+        bare_samples = timed(lambda: bare_write(bare_file, data), saves)
+        entries = len(Document.parse(data).entries)
+        save_s, bare_s = statistics.median(save_samples), statistics.median(bare_samples)
+        results.append((f"save on a {entries}-entry file ({len(data) / 1024:.0f} KB)",
+                        f"{ms(save_s)} vs bare temp-write+fsync+rename {ms(bare_s)}  ratio {save_s / bare_s:.2f}x "
+                        "(goal <= 3x)"))
+
+    width = max(len(name) for name, _ in results)
+    for name, value in results:
+        print(f"{name.ljust(width)}  {value}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+"""Evaluation questions: each answer lies in exactly one session (by key); paraphrased, not quoted.
+
+Written before the ranking was tuned and kept fixed since; a question that the index gets wrong stays.
+"""
+
+from __future__ import annotations
+
+QUESTIONS: list[tuple[str, str]] = [
+    ("which tool did we pick to copy the billing data into Postgres?", "billing-mysql-to-postgres"),
+    ("new records failed to insert after the copy because the id counter restarted", "billing-mysql-to-postgres"),
+    ("why was the admin page listing orders so slow", "slow-orders-query"),
+    ("what index did we create for looking up a customer's open orders", "slow-orders-query"),
+    ("the notes app complained the db was locked while syncing", "sqlite-locked"),
+    ("keep a single writer connection for the local database", "sqlite-locked"),
+    ("how did we stop everyone recomputing the product catalog at once when it expired", "cache-stampede"),
+    ("高峰期数据库连接不够用是怎么解决的", "zh-connection-pool"),
+    ("how often do we back up the billing database and did we try restoring it", "pg-backups"),
+    ("how long did restoring the backup take", "pg-backups"),
+    ("the test that only broke on the build server around midnight", "flaky-timezone-test"),
+    ("how did we make the parser test suite faster", "pytest-fixtures"),
+    ("property based testing found a problem with a turkish letter", "hypothesis-slugify"),
+    ("前端测试框架换成了什么", "zh-vitest"),
+    ("parallel test runs clashing on the same database", "xdist-shared-db"),
+    ("golden file tests failing on windows", "cli-snapshot-tests"),
+    ("how did we make the container image smaller", "docker-image-size"),
+    ("why did we decide against an alpine base image", "docker-image-size"),
+    ("java service getting killed for using too much memory in kubernetes", "k8s-oomkilled"),
+    ("speed up the CI pipeline that spent most of its time installing packages", "gha-pip-cache"),
+    ("长连接过一分钟就断开是什么原因", "zh-nginx-websocket"),
+    ("the https certificate was not renewing by itself", "certbot-renewal"),
+    ("where did we move the settings state instead of passing props around", "pinia-settings"),
+    ("a component kept calling the stats endpoint over and over", "react-effect-loop"),
+    ("Windows 用户安装时提示未知发布者怎么办", "zh-tauri-signing"),
+    ("header does not stay at the top of the page when scrolling", "css-sticky-header"),
+    ("rust compile error when looping over peers and sending", "rust-borrow"),
+    ("generating pdf files froze the whole api", "asyncio-pdf"),
+    ("get back commits that vanished after a rebase went wrong", "git-reflog"),
+    ("Go 服务内存一直上涨的原因是什么", "zh-go-goroutine-leak"),
+    ("stop writing customer email addresses into the logs", "json-logging-pii"),
+    ("clients saw the same order twice when paging far into the list", "cursor-pagination"),
+    ("people on the phone app keep getting signed out", "jwt-refresh"),
+    ("what made the contacts import take so long", "pyspy-csv-import"),
+    ("提交信息应该用什么格式", "zh-commit-conventions"),
+    ("did we go with elasticsearch for searching products", "postgres-fulltext"),
+    ("search that tolerates misspelled product names", "postgres-fulltext"),
+    ("limit how many requests one client can send", "rate-limiting"),
+    ("导入以后表情变成了问号", "zh-utf8mb4"),
+    ("reports arriving on the wrong day for australian customers", "report-timezones"),
+    ("覆盖率门槛定了多少", "zh-go-coverage"),
+    ("users get old javascript after we ship a release", "stale-bundles"),
+    ("代码评审每次最多改多少行", "zh-commit-conventions"),
+    ("how do we handle daylight saving in the scheduled emails", "report-timezones"),
+]

@@ -1,0 +1,432 @@
+"""Extraction and archiving against the scripted server: the real openai client over loopback, real files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from palace.config import Settings
+from palace.errors import PalaceError
+from palace.extract import Extractor, archive_orphans, build_messages, parse_answer
+from palace.fakeserver import ScriptedServer, Step
+from palace.memory.halls import HALL_LIST, parse_path
+from palace.memory.ops import ChangeResult
+from palace.memory.store import MemoryStore
+from palace.sessions import Journal, find_orphans
+
+NO_RETRY = {"x-should-retry": "false"}  # the openai client must not retry the scripted 500s
+SECRET = "sk-proj-" + "Zx9Yw8Vu7" * 3
+
+
+def answer(summary: str = "They talked about the ifai stack.", *items: tuple[str, str], delay: float = 0.0) -> Step:
+    body = {"summary": summary, "memories": [{"path": p, "content": c} for p, c in items]}
+    return Step(text=json.dumps(body, ensure_ascii=False), delay=delay, usage=(300, 40))
+
+
+class Env:
+    def __init__(self, settings: Settings, server: ScriptedServer) -> None:
+        self.settings = settings
+        self.server = server
+        self.home = settings.home
+        self.store = MemoryStore(settings.home)
+        self.warnings: list[str] = []
+        self.commits: list[tuple[list[Path], str]] = []
+
+    def extractor(self, **kwargs: Any) -> Extractor:
+        kwargs.setdefault("retry_delay", 0.0)
+        return Extractor(
+            self.settings, self.store, commit=lambda paths, message: self.commits.append((paths, message)),
+            warn=self.warnings.append, **kwargs,
+        )
+
+    def journal(self, wing: str | None = "ifai") -> Journal:
+        return Journal.start(self.home, model=self.settings.model, wing=wing)
+
+    def memories(self) -> str:
+        return self.store.read_bytes().decode()
+
+    def request_text(self, n: int = -1) -> str:
+        return "\n".join(str(m.get("content")) for m in self.server.requests[n]["messages"])
+
+
+@pytest.fixture
+def env(fake_server: ScriptedServer, settings_for: Callable[..., Settings]) -> Env:
+    return Env(settings_for(fake_server), fake_server)
+
+
+def turn(journal: Journal, user: str, assistant: str) -> None:
+    journal.add_message({"role": "user", "content": user})
+    journal.add_message({"role": "assistant", "content": assistant})
+
+
+def test_trigger_threshold_once_and_never_twice(env: Env) -> None:
+    journal = env.journal()
+    extractor = env.extractor()
+    turn(journal, "I write the ifai backend in Rust. " + "x" * 966, "b" * 2999)  # 3,999 characters
+    assert extractor.pending_chars(journal) == 3999
+    assert extractor.maybe_start(journal) is False and env.server.requests == []
+    env.server.add(answer("Backend talk.", ("ifai/Project Knowledge/backend", "The ifai backend is written in Rust"),
+                          delay=0.6))
+    journal.add_message({"role": "user", "content": "!"})  # 4,000 exactly
+    started = time.perf_counter()
+    assert extractor.maybe_start(journal) is True
+    assert time.perf_counter() - started < 0.2  # the caller never waits for the model
+    assert extractor.maybe_start(journal) is False  # one in flight
+    turn(journal, "y" * 3000, "z" * 1500)  # more than a trigger's worth arrives meanwhile
+    assert extractor.maybe_start(journal) is False
+    extractor.wait(10)
+    assert len(env.server.requests) == 1
+    assert journal.extracted_upto == 3  # what it was given, not what arrived meanwhile
+    assert "- [" in env.memories() and "The ifai backend is written in Rust" in env.memories()
+    assert extractor.pending_chars(journal) == 4500
+    assert extractor.maybe_start(journal) is True  # the 4,500 that arrived meanwhile: a second round
+    env.server.add(answer("More."))
+    extractor.wait(10)
+    assert extractor.maybe_start(journal) is False and len(env.server.requests) == 2
+    assert env.warnings == []
+    journal.close()
+
+
+def test_disabled_extraction_never_starts(env: Env, settings_for: Callable[..., Settings]) -> None:
+    settings = settings_for(env.server, extraction=False)
+    extractor = Extractor(settings, env.store, warn=env.warnings.append)
+    journal = env.journal()
+    turn(journal, "a" * 5000, "b")
+    assert extractor.maybe_start(journal) is False and env.server.requests == []
+    journal.close()
+
+
+def test_request_carries_halls_memories_wing_and_only_the_new_part(env: Env) -> None:
+    env.store.save("Preferences/programming-languages", "The user writes backends in Rust")
+    journal = env.journal()
+    turn(journal, "old part " * 30, "old answer")
+    journal.record_extraction(2, "Earlier summary.", [], 0)
+    turn(journal, "We use PostgreSQL 16 for ifai.", "Good choice.")
+    journal.add_message({"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c", "type": "function", "function": {"name": "MemoryRecall", "arguments": '{"query": "db"}'}}]})
+    journal.add_message({"role": "tool", "tool_call_id": "c", "content": "r" * 5000})
+    env.server.add(answer())
+    outcome = env.extractor().extract(journal)
+    assert outcome is not None and outcome.upto == 6
+    body = env.server.requests[0]
+    assert body["stream"] is False and body["response_format"] == {"type": "json_object"}
+    system, user = body["messages"]
+    assert system["role"] == "system" and HALL_LIST in system["content"]
+    assert "`ifai/Hall/room`" in system["content"] and "{{" not in system["content"]
+    assert "The user writes backends in Rust" in user["content"]
+    assert "Summary of the session so far: Earlier summary." in user["content"]
+    assert "We use PostgreSQL 16 for ifai." in user["content"] and "old part" not in user["content"]
+    assert '[assistant called MemoryRecall] {"query": "db"}' in user["content"]
+    assert "r" * 301 not in user["content"]  # tool results are only summarised
+    journal.close()
+
+
+def test_user_prompt_override(env: Env) -> None:
+    (env.home / "prompts").mkdir(parents=True)
+    (env.home / "prompts" / "extract.md").write_text("MY OWN EXTRACTOR. Halls: {{halls}}", encoding="utf-8")
+    journal = env.journal()
+    turn(journal, "hello " * 50, "hi")
+    env.server.add(answer())
+    assert env.extractor().extract(journal) is not None
+    assert env.server.requests[0]["messages"][0]["content"] == f"MY OWN EXTRACTOR. Halls: {HALL_LIST}"
+    journal.close()
+
+
+def test_restart_never_reextracts(env: Env) -> None:
+    journal = env.journal()
+    turn(journal, "The ifai front end is Vue 3 inside Tauri. " * 60, "ok " * 500)
+    env.server.add(answer("Front end.", ("ifai/Project Knowledge/frontend-stack", "The front end is Vue 3 in Tauri")))
+    first = env.extractor()
+    assert first.maybe_start(journal) is True
+    first.wait(10)
+    journal.close()  # the process ends (or crashes) here
+    loaded = Journal.load(journal.path)
+    second = env.extractor()
+    assert loaded.extracted_upto == 2 and loaded.summary == "Front end."
+    assert second.pending_chars(loaded) == 0
+    assert second.maybe_start(loaded) is False and second.extract(loaded) is None
+    resumed = Journal.resume(env.home, journal.id)
+    assert resumed.extracted_upto == 2 and env.extractor().maybe_start(resumed) is False
+    resumed.close()
+    assert len(env.server.requests) == 1
+
+
+def test_failure_then_retry_extracts_the_missed_part(env: Env) -> None:
+    journal = env.journal()
+    turn(journal, "MISSED-PART: we deploy ifai with docker compose. " * 50, "noted " * 300)
+    before = env.memories()
+    extractor = env.extractor()
+    env.server.add(Step(status=500, text="upstream exploded", headers=NO_RETRY))
+    assert extractor.maybe_start(journal) is True
+    extractor.wait(10)
+    assert journal.extracted_upto == 0 and env.memories() == before
+    assert len(env.warnings) == 1 and "\n" not in env.warnings[0]
+    assert "memory extraction failed" in env.warnings[0] and "500" in env.warnings[0]
+    assert "extracted" not in journal.path.read_text()
+    turn(journal, "NEW-PART: and we test with vitest. " * 20, "sure")
+    env.server.add(answer("Deploy and tests.",
+                          ("ifai/Workflow Patterns/deploy", "ifai is deployed with docker compose"),
+                          ("ifai/Workflow Patterns/testing", "Tests run with vitest")))
+    assert extractor.maybe_start(journal) is True  # retried at the next completed turn
+    extractor.wait(10)
+    retry = env.request_text()
+    assert "MISSED-PART" in retry and "NEW-PART" in retry
+    assert journal.extracted_upto == 4 and extractor.last_error is None
+    assert "ifai is deployed with docker compose" in env.memories() and len(env.warnings) == 1
+    journal.close()
+
+
+def test_retry_waits_after_a_failure(env: Env) -> None:
+    journal = env.journal()
+    turn(journal, "w" * 4100, "ok")
+    extractor = env.extractor(retry_delay=60.0)
+    env.server.add(Step(status=503, headers=NO_RETRY))
+    assert extractor.maybe_start(journal) is True
+    extractor.wait(10)
+    turn(journal, "v" * 100, "ok")
+    assert extractor.maybe_start(journal) is False  # not one failing call per turn
+    env.server.add(answer())
+    assert extractor.extract(journal) is not None  # an explicit extraction does not wait
+    journal.close()
+
+
+def test_invalid_json_answer_is_a_failure(env: Env) -> None:
+    journal = env.journal()
+    turn(journal, "q" * 300, "a")
+    env.server.add(Step(text="Sure! Here are the memories: none really."))
+    extractor = env.extractor()
+    assert extractor.extract(journal) is None
+    assert journal.extracted_upto == 0 and env.store.read_bytes() == b""
+    assert len(env.warnings) == 1 and "not usable JSON" in env.warnings[0]
+    journal.close()
+
+
+def test_invalid_items_are_dropped_and_counted(env: Env) -> None:
+    env.store.save("other-project/Decisions/db", "other-project uses SQLite")
+    journal = env.journal()
+    turn(journal, f"my key is {SECRET} and I like tabs " * 5, "ok")
+    items: list[Any] = [
+        {"path": "Preferences/indentation", "content": "The user indents with tabs"},
+        {"path": "IFAI/Decisions/architecture", "content": "[2026-11-29] - Event-driven architecture was chosen"},
+        {"path": "Prefernces/editor", "content": "The user uses Neovim"},
+        {"path": "Preferences", "content": "no room"},
+        {"path": "Preferences/keys", "content": f"The user's key is {SECRET}"},
+        {"path": "Preferences/long", "content": "x" * 201},
+        {"path": "Preferences/multi", "content": "line one\nline two"},
+        {"path": "made-up-wing/Decisions/x", "content": "A wing the model invented"},
+        {"path": "other-project/Decisions/db", "content": "other-project uses SQLite"},
+        {"path": "Preferences/indentation", "content": "the user indents with tabs."},
+        "just a string",
+        {"path": "Preferences/x"},
+        {"path": 3, "content": "number path"},
+    ]
+    env.server.add(Step(text=json.dumps({"summary": f"Tabs; key {SECRET}.", "memories": items})))
+    outcome = env.extractor().extract(journal)
+    assert outcome is not None
+    assert outcome.dropped == 10
+    assert [(str(r.path), r.action) for r in outcome.results] == [
+        ("Preferences/indentation", "saved"), ("ifai/Decisions/architecture", "saved"),
+        ("other-project/Decisions/db", "unchanged"),
+    ]
+    text = env.memories()
+    assert "The user indents with tabs" in text and "Event-driven architecture was chosen\n" in text
+    assert "## ifai" in text and "IFAI" not in text
+    for absent in (SECRET, "Neovim", "no room", "x" * 201, "line one", "invented", "number path"):
+        assert absent not in text
+    assert journal.summary is not None and SECRET not in journal.summary
+    record = [json.loads(line) for line in journal.path.read_text().splitlines()][-1]
+    assert record["type"] == "extracted" and record["dropped"] == 10 and record["upto"] == 2
+    assert [s["action"] for s in record["saved"]] == ["saved", "saved", "refreshed"]
+    journal.close()
+
+
+def test_answers_in_code_fences_lists_and_prose() -> None:
+    fenced = 'Here you go:\n```json\n{"summary": "S", "memories": [{"path": "Decisions/a", "content": "c"}]}\n```\n'
+    assert parse_answer(fenced) == ("S", [{"path": "Decisions/a", "content": "c"}])
+    assert parse_answer('[{"path": "Decisions/a", "content": "c"}]') == ("", [{"path": "Decisions/a", "content": "c"}])
+    assert parse_answer('<think>hmm {"no": 1}</think>\nResult: {"summary": "T", "memories": []} done') == ("T", [])
+    assert parse_answer('{"summary": "only"}') == ("only", [])
+    assert parse_answer('{"summary": "x", "memories": null}') == ("x", [])
+    for bad in ("", "no json here", '"just a string"', '{"unrelated": 1}', "{broken"):
+        with pytest.raises(ValueError):
+            parse_answer(bad)
+
+
+def test_fenced_answer_end_to_end(env: Env) -> None:
+    journal = env.journal(wing=None)
+    turn(journal, "我们用 PostgreSQL。" * 40, "好的")
+    env.server.add(Step(text='```json\n{"summary": "讨论数据库。", "memories": '
+                             '[{"path": "Preferences/数据库", "content": "用户偏好 PostgreSQL"}]}\n```'))
+    outcome = env.extractor().extract(journal)
+    assert outcome is not None and outcome.summary == "讨论数据库。"
+    assert "### 数据库\n" in env.memories() and "用户偏好 PostgreSQL" in env.memories()
+    journal.close()
+
+
+def test_endpoint_rejecting_response_format(env: Env) -> None:
+    env.server.reject_response_format = True
+    journal = env.journal()
+    turn(journal, "We chose vitest over jest for ifai. " * 20, "ok")
+    env.server.add(answer("Testing.", ("ifai/Decisions/testing", "vitest was chosen over jest")))
+    outcome = env.extractor().extract(journal)
+    assert outcome is not None and [r.action for r in outcome.results] == ["saved"]
+    assert "response_format" in env.server.requests[0] and "response_format" not in env.server.requests[1]
+    assert env.warnings == []
+    journal.close()
+
+
+def test_finish_runs_the_final_extraction_and_archives(env: Env) -> None:
+    journal = env.journal()
+    turn(journal, "I write backends in Rust; ifai uses Tauri. " * 10, "Understood.")
+    journal.add_memory(ChangeResult("saved", parse_path("Preferences/programming-languages"),
+                                    "The user writes backends in Rust", by="model"))
+    journal.add_usage(1_200, 300)
+    env.server.add(answer("Rust backends and Tauri.", ("ifai/Project Knowledge/frontend-stack", "ifai uses Tauri")))
+    archive = env.extractor().finish(journal)
+    assert archive == env.home / "sessions" / f"{journal.id}.md"
+    text = archive.read_text()
+    assert f"# Session {journal.id[:10]} · {journal.id[11:]}\n" in text
+    assert "## Summary\nRust backends and Tauri.\n" in text
+    assert "- Input: 1,500\n- Output: 340\n- Total: 1,840\n" in text  # the extraction call is counted too
+    assert ("- **Preferences/programming-languages**: The user writes backends in Rust (saved by the model)\n"
+            "- **ifai/Project Knowledge/frontend-stack**: ifai uses Tauri (extracted, saved)\n") in text
+    assert env.commits == [([archive], f"session: archive {journal.id}")]
+    records = [json.loads(line) for line in journal.path.read_text().splitlines()]
+    assert records[-1]["type"] == "end" and records[-2]["type"] == "extracted"
+    assert not journal.owned and find_orphans(env.home) == []
+
+
+def test_finish_below_minimum_does_not_call_the_model(env: Env) -> None:
+    journal = env.journal()
+    turn(journal, "hi", "hello!")
+    archive = env.extractor().finish(journal)
+    assert archive is not None and env.server.requests == []
+    assert '## Summary\n(no summary: a short session) It began with: "hi"\n' in archive.read_text()
+
+
+def test_finish_of_an_empty_session_leaves_nothing(env: Env) -> None:
+    journal = env.journal()
+    assert env.extractor().finish(journal) is None
+    assert not journal.path.exists() and list((env.home / "sessions").iterdir()) == []
+
+
+def test_finish_after_a_background_extraction(env: Env) -> None:
+    journal = env.journal()
+    turn(journal, "a" * 4000, "b")
+    extractor = env.extractor()
+    env.server.add(answer("First.", delay=0.3))
+    assert extractor.maybe_start(journal)
+    turn(journal, "Final words about ifai. " * 20, "bye")
+    env.server.add(answer("Whole session."))
+    archive = extractor.finish(journal)  # waits for the first, then extracts the rest
+    assert archive is not None and "## Summary\nWhole session.\n" in archive.read_text()
+    assert len(env.server.requests) == 2 and "Final words" in env.request_text(1)
+    assert "Summary of the session so far: First." in env.request_text(1)
+
+
+_OWNER = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from palace.sessions import Journal
+    journal = Journal.start(Path(sys.argv[1]), model="m", wing="ifai")
+    journal.add_message({"role": "user", "content": "LIVE SESSION " * 40})
+    print(journal.id, flush=True)
+    sys.stdin.read()
+    """
+)
+
+
+def test_orphans_archived_at_start_but_never_a_live_session(env: Env) -> None:
+    crashed = env.journal()
+    turn(crashed, "We keep migrations in ifai/db/migrations. " * 10, "ok")
+    crashed.close()  # died without finishing
+    empty = env.journal()
+    empty.close()
+    owner = subprocess.Popen([sys.executable, "-c", _OWNER, str(env.home)], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert owner.stdout is not None
+        live_id = owner.stdout.readline().strip()
+        env.server.add(answer("Migrations.",
+                              ("ifai/Project Knowledge/migrations", "Migrations live in ifai/db/migrations")))
+        notices = archive_orphans(env.settings, env.store, commit=lambda p, m: env.commits.append((p, m)),
+                                  warn=env.warnings.append)
+        assert sorted(notices) == sorted([
+            f"Archived the unfinished session {crashed.id} (1 turn, 1 memory extracted)",
+            f"Removed the empty journal of the unfinished session {empty.id}",
+        ])
+        assert len(env.server.requests) == 1 and "LIVE SESSION" not in env.request_text()
+        assert (env.home / "sessions" / f"{crashed.id}.md").exists()
+        assert not (env.home / "sessions" / f"{live_id}.md").exists()
+        assert (env.home / "sessions" / f"{live_id}.jsonl").read_text().count("\n") == 2  # untouched
+        assert archive_orphans(env.settings, env.store) == []  # nothing left to do, nothing twice
+    finally:
+        owner.kill()
+        owner.wait(10)
+    assert [p.name for p in find_orphans(env.home)] == [f"{live_id}.jsonl"]
+
+
+def test_orphan_extraction_failure_still_archives_and_can_be_retried(env: Env) -> None:
+    ids = []
+    for n in range(2):
+        journal = env.journal()
+        turn(journal, f"Session {n}: ifai uses pnpm workspaces. " * 10, "ok")
+        journal.close()
+        ids.append(journal.id)
+    env.server.add(Step(status=502, text="bad gateway", headers=NO_RETRY))
+    notices = archive_orphans(env.settings, env.store, warn=env.warnings.append)
+    assert len(notices) == 2 and len(env.server.requests) == 1  # the second does not wait for it again
+    for session_id, notice in zip(ids, sorted(notices, key=lambda n: ids.index(n.split()[4])), strict=True):
+        assert notice.startswith(f"Archived the unfinished session {session_id} without a summary (extraction "
+                                 "failed: ")
+        assert f"retry with `palace sessions extract {session_id}`" in notice
+        archive = (env.home / "sessions" / f"{session_id}.md").read_text()
+        assert "## Summary\n(no summary: extraction failed: " in archive
+        assert Journal.load(env.home / "sessions" / f"{session_id}.jsonl").extracted_upto == 0
+    assert find_orphans(env.home) == []
+    # `palace sessions extract ID`: extract, then rewrite the archive
+    journal = Journal.load(env.home / "sessions" / f"{ids[0]}.jsonl")
+    extractor = env.extractor()
+    env.server.add(answer("pnpm.", ("ifai/Project Knowledge/packages", "ifai uses pnpm workspaces")))
+    outcome = extractor.extract(journal, force=True)
+    assert outcome is not None and journal.extracted_upto == 2
+    archive_path = extractor.finish(journal)
+    assert archive_path is not None and "## Summary\npnpm.\n" in archive_path.read_text()
+    assert "(extracted, saved)" in archive_path.read_text()
+
+
+def test_forced_reextraction_and_live_sessions_refused(env: Env) -> None:
+    journal = env.journal()
+    turn(journal, "The ifai CLI is built with clap. " * 10, "ok")
+    env.server.add(answer("clap.", ("ifai/Project Knowledge/cli", "The ifai CLI is built with clap")))
+    extractor = env.extractor()
+    assert extractor.extract(journal) is not None
+    assert extractor.extract(journal) is None  # nothing pending
+    view = Journal.load(journal.path)
+    with pytest.raises(PalaceError, match="in use by a running palace"):
+        extractor.extract(view, force=True)  # the live owner (this journal object) keeps it
+    env.server.add(answer("clap again.", ("ifai/Project Knowledge/cli", "The ifai CLI is built with clap")))
+    outcome = extractor.extract(journal, force=True)
+    assert outcome is not None and [r.action for r in outcome.results] == ["unchanged"]
+    assert journal.extracted_upto == 2 and len(env.server.requests) == 2
+    journal.close()
+
+
+def test_build_messages_fences_data_longer_than_its_backticks() -> None:
+    messages = build_messages(
+        "{{halls}} {{wing_line}} {{limit}}", session_id="2026-11-30-a1b2c3d4", wing=None,
+        memories="```\ncode\n```", previous_summary=None,
+        conversation=[{"role": "user", "content": "````` five"}], first_index=0,
+    )
+    assert messages[0]["content"].startswith(HALL_LIST) and messages[0]["content"].endswith(" 200")
+    user = messages[1]["content"]
+    assert "````markdown\n```\ncode\n```\n````" in user and "``````text\n[user]\n````` five\n``````" in user

@@ -1,0 +1,263 @@
+"""Property: whatever markdown the user wrote, any sequence of saves and forgets keeps every other line.
+
+Documents are built from the block kinds a real memories.md holds (headings that are halls, wings, rooms or
+anything else; entries in every bullet style; code fences and indented code holding headings and list items;
+tables; HTML; quotes; link definitions), with LF/CRLF/mixed endings, a BOM, Unicode, bytes that are not UTF-8
+and an optional final newline. Each operation goes through the real MemoryStore on a real file.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from datetime import date
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from palace.errors import ContentError, EntryNotFoundError, StoreError
+from palace.memory import MemoryStore, parse_path
+from palace.memory.document import Document
+from palace.memory.ops import normalise
+
+# More examples for a bug hunt: PALACE_PROPERTY_EXAMPLES=5000 pytest tests/test_memory_property.py
+EXAMPLES = int(os.environ.get("PALACE_PROPERTY_EXAMPLES", "300"))
+
+HALLS = ["Preferences", "Project Knowledge", "Decisions", "Workflow Patterns", "project-knowledge",
+         "WorkflowPatterns", "decisions"]
+WINGS = ["ifai", "alice", "IFAI"]
+ROOMS = ["editors", "programming-languages", "Programming Languages", "编程语言", "db", "x"]
+WORDS = ["Helix", "The user writes backends in Rust", "项目使用 TypeScript 和 Rust", "Postgres was chosen",
+         "Small PRs", "café ☕ au lait", "Vue 3 inside Tauri", "uses `uv` for Python", "ends with a dot.",
+         "mixed *emphasis* and [link](http://x)", "tabs\tinside", "Ünïcödé ελληνικά русский", "<b>html</b>"]
+DAYS = ["2026-11-01", "2026-11-29", "2026-11-30", "2026-02-30", "someday"]
+
+text_line = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"), max_size=24
+).map(lambda s: s.encode())
+raw_line = st.binary(max_size=12).filter(lambda b: b"\n" not in b and b"\r" not in b)
+
+
+def lines(*items: str) -> list[bytes]:
+    return [item.encode() for item in items]
+
+
+heading = st.builds(
+    lambda level, name: [("#" * level + " " + name).encode()],
+    st.integers(1, 5),
+    st.sampled_from(HALLS + WINGS + ROOMS + ["Notes", "Random heading", "Prefernces"]),
+)
+entry = st.builds(
+    lambda bullet, day, words, indent: [f"{' ' * indent}{bullet} " .encode() + (f"[{day}] " if day else "").encode()
+                                        + words.encode()],
+    st.sampled_from("-*+"),
+    st.one_of(st.none(), st.sampled_from(DAYS)),
+    st.sampled_from(WORDS),
+    st.sampled_from([0, 0, 0, 1, 3]),
+)
+multi_line_entry = st.builds(lambda e, more: e + [b"  " + more.encode()], entry, st.sampled_from(WORDS))
+nested_entry = st.builds(lambda e, sub: e + [b"  - " + sub.encode()], entry, st.sampled_from(WORDS))
+inner = st.sampled_from(lines("## Decisions", "### editors", "#### db", "- [2026-11-30] Helix", "* item", "text",
+                              "", "| a | b |", "<div>", "```"))
+fence = st.builds(
+    lambda marker, body, closed: [marker + b"md"] + [line for line in body if not line.startswith(marker[:3])]
+    + ([marker] if closed else []),
+    st.sampled_from([b"```", b"~~~", b"````"]),
+    st.lists(inner, max_size=4),
+    st.booleans().map(lambda b: b or True),  # unclosed fences are rare: see the dedicated example below
+)
+unclosed_fence = st.builds(lambda body: [b"```"] + body, st.lists(inner, max_size=3))
+indented_code = st.builds(lambda body: [b"    " + line for line in body if line], st.lists(inner, min_size=1,
+                                                                                           max_size=3))
+html = st.sampled_from([
+    lines("<div>", "## Preferences", "- [2026-11-30] in html", "</div>"),
+    lines("<!--", "### editors", "-->"),
+    lines("<details><summary>x</summary>", "", "- item", "</details>"),
+    lines("<custom-tag>"),
+])
+table = st.sampled_from([lines("| tool | why |", "|------|-----|", "| Helix | modal |"), lines("a | b", "--|--")])
+quote = st.sampled_from([lines("> ## Decisions", "> - [2026-11-30] quoted"), lines("> lazy", "continued")])
+misc = st.sampled_from([
+    lines("1. ordered", "2. list"),
+    lines("[ref]: https://example.com"),
+    lines("---"),
+    lines("***"),
+    lines("Setext title", "------------"),
+    lines("Setext title", "============"),
+    lines("- [ ] todo", "- [x] done"),
+    lines("-"),
+    lines("-\tTabbed item"),
+    lines("\t- tab-indented"),
+    lines("     - five spaces"),
+])
+paragraph = st.lists(st.one_of(text_line, raw_line), min_size=1, max_size=2)
+blank = st.just([b""])
+
+block = st.one_of(
+    heading, heading, heading, entry, entry, entry, multi_line_entry, nested_entry, fence, indented_code, html,
+    table, quote, misc, paragraph, blank, blank,
+)
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> bytes:
+    blocks = draw(st.lists(block, max_size=14))
+    if draw(st.integers(0, 19)) == 0:
+        blocks.append(draw(unclosed_fence))
+    body = [line for chunk in blocks for line in chunk]
+    style = draw(st.sampled_from(["lf", "lf", "crlf", "mixed"]))
+    out: list[bytes] = []
+    for line in body:
+        crlf = style == "crlf" or (style == "mixed" and draw(st.booleans()))
+        out.append(line + (b"\r\n" if crlf else b"\n"))
+    data = b"".join(out)
+    if data and not draw(st.booleans()):
+        data = data[: -2 if data.endswith(b"\r\n") else -1]  # no final newline
+    if draw(st.booleans()):
+        data = b"\xef\xbb\xbf" + data
+    return data
+
+
+paths = st.builds(
+    lambda wing, hall, room: "/".join(p for p in (wing, hall, room) if p),
+    st.one_of(st.none(), st.sampled_from(WINGS)),
+    st.sampled_from(HALLS),
+    st.sampled_from(ROOMS),
+)
+
+
+def split(data: bytes) -> tuple[list[bytes], list[bytes]]:
+    """(line contents, line endings) of a file, BOM dropped."""
+    doc = Document.parse(data)
+    enc = [line.encode("utf-8", "surrogateescape") for line in doc.lines]
+    return enc, [eol.encode() for eol in doc.eols]
+
+
+def check_kept(old: bytes, new: bytes, *, inserted: bool) -> tuple[int, list[bytes], list[bytes]]:
+    """Untouched lines survive byte for byte and in order; returns (where, removed, added) of the one change."""
+    assert new.startswith(b"\xef\xbb\xbf") == old.startswith(b"\xef\xbb\xbf")
+    old_lines, old_eols = split(old)
+    new_lines, new_eols = split(new)
+    prefix = 0
+    while prefix < min(len(old_lines), len(new_lines)) and old_lines[prefix] == new_lines[prefix]:
+        prefix += 1
+    suffix = 0
+    while (suffix < min(len(old_lines), len(new_lines)) - prefix
+           and old_lines[-1 - suffix] == new_lines[-1 - suffix]):
+        suffix += 1
+    removed = old_lines[prefix: len(old_lines) - suffix]
+    added = new_lines[prefix: len(new_lines) - suffix]
+    # untouched lines keep their endings, except that the old last line may gain/lose one (no final newline)
+    for index in range(prefix):
+        if index != len(old_lines) - 1 and index != len(new_lines) - 1:
+            assert old_eols[index] == new_eols[index], index
+    for back in range(1, suffix + 1):
+        if back != 1:
+            assert old_eols[-back] == new_eols[-back]
+    final_old = not old_eols or old_eols[-1] != b""
+    final_new = not new_eols or new_eols[-1] != b""
+    assert final_old == final_new or not new_lines or not old_lines
+    if inserted:
+        assert not removed or len(removed) == 1, (removed, added)
+    return prefix, removed, added
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=documents(), choices=st.data())
+def test_saves_and_forgets_keep_every_untouched_line(data: bytes, choices: st.DataObject) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp) / "palace"
+        home.mkdir(mode=0o700)
+        (home / "memories.md").write_bytes(data)
+        today = [date(2026, 11, 30)]
+        store = MemoryStore(home, today=lambda: today[0])
+        for _ in range(choices.draw(st.integers(1, 6), label="ops")):
+            before = store.file.read_bytes()
+            doc = Document.parse(before)
+            assert doc.to_bytes() == before
+            known = [e for e in doc.entries if e.path is not None]
+            kind = choices.draw(st.sampled_from(["save", "save", "forget", "replace", "repeat"]), label="kind")
+            today[0] = choices.draw(st.sampled_from([date(2026, 11, 29), date(2026, 11, 30)]), label="day")
+            if kind in {"forget", "replace", "repeat"} and known:
+                target = choices.draw(st.sampled_from(known), label="target")
+                assert target.path is not None
+                path, content = str(target.path), target.content
+            else:
+                path = choices.draw(paths, label="path")
+                content = choices.draw(st.sampled_from(WORDS), label="content")
+            try:
+                if kind == "forget":
+                    result = store.forget(path, content)
+                elif kind == "replace":
+                    result = store.save(path, choices.draw(st.sampled_from(WORDS), label="new"), replaces=content)
+                else:
+                    result = store.save(path, content)
+            except (EntryNotFoundError, ContentError, StoreError):
+                assert store.file.read_bytes() == before
+                continue
+            after = store.file.read_bytes()
+            new_doc = Document.parse(after)
+            assert new_doc.to_bytes() == after
+            parsed = parse_path(path)
+            where = result.where or parsed
+            day = today[0].isoformat()
+            if result.action == "unchanged" or after == before:
+                assert after == before
+                assert result.action in {"unchanged", "replaced"}  # replaced by the same text, same day
+            elif result.action == "saved":
+                where_, removed, added = check_kept(before, after, inserted=True)
+                assert removed == []
+                assert f"- [{day}] {result.content}".encode("utf-8", "surrogateescape") in added
+                assert all(not line.strip() or line.startswith(b"#") or line.startswith(b"- [") for line in added)
+                assert len(added) <= 7
+            elif result.action in {"refreshed", "replaced"}:
+                _, removed, added = check_kept(before, after, inserted=False)
+                assert len(added) == 1 and len(removed) >= 1
+                assert f"[{day}]".encode() in added[0]
+            else:
+                _, removed, added = check_kept(before, after, inserted=False)
+                assert added == []
+                assert 1 <= len(removed)
+            if result.action in {"saved", "refreshed", "replaced", "unchanged"}:
+                found = [e for e in new_doc.entries if e.path is not None and e.path.wing_key == where.wing_key
+                         and e.path.hall == where.hall and e.path.room == where.room
+                         and normalise(e.content) == normalise(result.content)]
+                assert found, (result.message, after)
+                assert any(e.date == day for e in found)
+            if result.action == "forgotten":
+                def count(d: Document) -> int:
+                    return sum(1 for e in d.entries if e.path is not None and e.path.wing_key == parsed.wing_key
+                               and e.path.hall == parsed.hall and e.path.room == parsed.room
+                               and normalise(e.content) == normalise(content))
+                assert count(new_doc) == count(doc) - 1
+            # nothing else changed its meaning: every other entry is still read the same way
+            old_keys = sorted((str(e.path), e.content) for e in doc.entries if e.path is not None)
+            new_keys = sorted((str(e.path), e.content) for e in new_doc.entries if e.path is not None)
+            assert len(set(old_keys) ^ set(new_keys)) <= 2 or len(old_keys) != len(set(old_keys))
+
+
+@settings(max_examples=max(EXAMPLES // 5, 20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=documents(), saves=st.lists(st.tuples(paths, st.sampled_from(WORDS)), min_size=1, max_size=4))
+def test_save_then_forget_of_a_new_entry_restores_the_bytes(data: bytes, saves: list[tuple[str, str]]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp) / "palace"
+        home.mkdir(mode=0o700)
+        (home / "memories.md").write_bytes(data)
+        store = MemoryStore(home, today=lambda: date(2026, 11, 30))
+        for path, content in saves:
+            before = store.file.read_bytes()
+            try:
+                result = store.save(path, content)
+            except StoreError:
+                assert store.file.read_bytes() == before
+                continue
+            if result.action != "saved":
+                continue
+            parsed = parse_path(path)
+            doc = Document.parse(before)
+            room_existed = bool(doc.room_sections(parsed))
+            hall_existed = bool(doc.hall_sections(parsed.wing, parsed.hall))
+            store.forget(path, content)
+            if room_existed or hall_existed:
+                assert store.file.read_bytes() == before

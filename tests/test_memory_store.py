@@ -1,0 +1,406 @@
+"""MemoryStore: file modes, the locked write path (re-read, redo, hooks, undo) and the rendered hot memory."""
+
+from __future__ import annotations
+
+import os
+import stat
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from palace.errors import ContentError, MemoryPathError, StoreError, UndoError
+from palace.memory import MemoryStore
+from palace.memory import store as store_module
+from palace.memory.document import Document
+
+TODAY = date(2026, 11, 30)
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "palace"
+
+
+@pytest.fixture
+def store(home: Path) -> MemoryStore:
+    return MemoryStore(home, today=lambda: TODAY)
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def put(store: MemoryStore, text: str) -> None:
+    store.home.mkdir(mode=0o700, parents=True, exist_ok=True)
+    store.file.write_text(text)
+
+
+# ---------------------------------------------------------------------- modes
+def test_palace_folder_is_0700_and_files_0600(store: MemoryStore, home: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        store.save("Preferences/editors", "Helix")
+    finally:
+        os.umask(old)
+    assert mode(home) == 0o700
+    assert mode(store.file) == 0o600
+    assert mode(home / ".lock") == 0o600
+
+
+def test_a_loose_folder_is_tightened_and_a_loose_file_replaced_by_a_0600_one(store: MemoryStore, home: Path) -> None:
+    home.mkdir(mode=0o755)
+    home.chmod(0o755)
+    store.file.write_text("## Preferences\n")
+    store.file.chmod(0o644)
+    store.save("Preferences/editors", "Helix")
+    assert mode(home) == 0o700
+    assert mode(store.file) == 0o600
+
+
+# ---------------------------------------------------------------------- the write path
+def test_store_never_writes_from_a_stale_copy(store: MemoryStore) -> None:
+    store.save("Preferences/editors", "Helix")
+    assert "Helix" in store.render().text  # the store now holds a cached parse
+    with store.file.open("a") as handle:
+        handle.write("\nA hand-written note.\n")
+    store.save("Preferences/editors", "Zed")
+    text = store.file.read_text()
+    assert "A hand-written note.\n" in text
+    assert "- [2026-11-30] Zed" in text
+
+
+def test_a_change_between_read_and_rename_is_redone_on_the_new_text(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store.save("Preferences/editors", "Helix")
+    real_write = store_module.atomic_write
+    calls = []
+
+    def editor_strikes_first(file: Path, data: bytes, **kwargs: object) -> bool:
+        if not calls:  # an editor without the lock saves while palace is computing its edit
+            with file.open("a") as handle:
+                handle.write("\nHand edit made while palace was writing.\n")
+        calls.append(data)
+        return real_write(file, data, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store_module, "atomic_write", editor_strikes_first)
+    result = store.save("Preferences/editors", "Zed")
+    assert result.action == "saved"
+    assert len(calls) == 2  # the first attempt was abandoned, the edit redone on the new text
+    text = store.file.read_text()
+    assert "Hand edit made while palace was writing.\n" in text
+    assert "- [2026-11-30] Zed" in text
+    assert b"Hand edit" not in calls[0]
+
+
+def test_a_file_that_never_stops_changing_is_not_written(store: MemoryStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    store.save("Preferences/editors", "Helix")
+    counter = iter(range(1000))
+
+    def always_changed(file: Path, data: bytes, **kwargs: object) -> bool:
+        with file.open("a") as handle:
+            handle.write(f"\nedit {next(counter)}\n")
+        return False
+
+    monkeypatch.setattr(store_module, "atomic_write", always_changed)
+    with pytest.raises(StoreError, match="keeps changing"):
+        store.save("Preferences/editors", "Zed")
+    assert "Zed" not in store.file.read_text()
+
+
+def test_no_temp_files_are_left_behind(store: MemoryStore, home: Path) -> None:
+    for n in range(20):
+        store.save("Preferences/editors", f"Editor number {n}")
+    store.forget("Preferences/editors", "Editor number 3")
+    with pytest.raises(ContentError):
+        store.save("Preferences/editors", "")
+    assert sorted(os.listdir(home)) == [".lock", "memories.md"]
+
+
+def test_write_failure_is_a_store_error_and_keeps_the_file(store: MemoryStore, home: Path) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root ignores directory permissions")
+    store.save("Preferences/editors", "Helix")
+    before = store.file.read_bytes()
+    home.chmod(0o500)
+    try:
+        with pytest.raises(StoreError, match="cannot write"):
+            store.save("Preferences/editors", "Zed")
+    finally:
+        home.chmod(0o700)
+    assert store.file.read_bytes() == before
+
+
+class RecordingHook:
+    def __init__(self) -> None:
+        self.events: list[tuple[str, object, ...]] = []
+
+    def before_write(self, file: Path) -> None:
+        self.events.append(("before", file.name))
+
+    def after_write(self, file: Path, before: bytes, after: bytes, message: str) -> None:
+        assert file.read_bytes() == after  # called once the new bytes are in place
+        self.events.append(("after", before, after, message))
+
+
+def test_hooks_see_every_write_with_its_bytes_and_message(home: Path) -> None:
+    hook = RecordingHook()
+    store = MemoryStore(home, hooks=[hook], today=lambda: TODAY)
+    store.save("Preferences/editors", "Helix")
+    first = store.file.read_bytes()
+    store.save("Preferences/editors", "Zed")
+    store.forget("Preferences/editors", "Helix")
+    assert [e[0] for e in hook.events] == ["before", "after"] * 3
+    assert hook.events[1] == ("after", b"", first, "memory: save Preferences/editors")
+    assert hook.events[3][1] == first
+    assert hook.events[5][3] == "memory: forget Preferences/editors"
+
+
+def test_hooks_are_not_told_about_writes_that_did_not_happen(home: Path) -> None:
+    hook = RecordingHook()
+    store = MemoryStore(home, hooks=[hook], today=lambda: TODAY)
+    store.save("Preferences/editors", "Helix")
+    hook.events.clear()
+    store.save("Preferences/editors", "helix")  # already today: nothing written
+    with pytest.raises(ContentError):
+        store.save("Preferences/editors", "")
+    with pytest.raises(MemoryPathError):
+        store.save("Prefernces/editors", "Zed")
+    assert not [e for e in hook.events if e[0] == "after"]
+
+
+def test_save_many_is_one_write_and_reports_each_item(home: Path) -> None:
+    hook = RecordingHook()
+    store = MemoryStore(home, hooks=[hook], today=lambda: TODAY)
+    store.save("Preferences/editors", "Helix")
+    hook.events.clear()
+    results = store.save_many(
+        [
+            ("Preferences/editors", "helix"),
+            ("Decisions/db", "Postgres"),
+            ("Prefernces/x", "typo hall"),
+            ("ifai/Decisions/db", "SQLite"),
+            ("Decisions/db", "password=hunter2"),
+            ("Decisions/db", "Postgres"),
+        ],
+        message="memory: extract session a1b2c3d4",
+    )
+    kinds = [r.action if not isinstance(r, Exception) else type(r).__name__ for r in results]
+    assert kinds == ["unchanged", "saved", "MemoryPathError", "saved", "SecretError", "unchanged"]
+    assert [e[0] for e in hook.events] == ["before", "after"]
+    assert hook.events[1][3] == "memory: extract session a1b2c3d4"
+    text = store.file.read_text()
+    assert "- [2026-11-30] Postgres" in text and "- [2026-11-30] SQLite" in text
+    assert "hunter2" not in text
+
+
+def test_save_many_with_nothing_to_do_writes_nothing(store: MemoryStore) -> None:
+    store.save("Preferences/editors", "Helix")
+    mtime = store.file.stat().st_mtime_ns
+    results = store.save_many([("Preferences/editors", "Helix"), ("Nope/x", "y")], message="m")
+    assert len(results) == 2
+    assert store.file.stat().st_mtime_ns == mtime
+
+
+def test_restore_undoes_a_change_when_the_file_did_not_change_since(home: Path) -> None:
+    hook = RecordingHook()
+    store = MemoryStore(home, hooks=[hook], today=lambda: TODAY)
+    store.save("Preferences/editors", "Helix")
+    store.save("Preferences/editors", "Zed")
+    _, before, after, _ = hook.events[-1]
+    store.restore(after, before, message="memory: undo")  # type: ignore[arg-type]
+    assert store.file.read_bytes() == before
+    assert hook.events[-1][3] == "memory: undo"
+
+
+def test_restore_refuses_when_the_file_changed_since(store: MemoryStore) -> None:
+    store.save("Preferences/editors", "Helix")
+    before = store.file.read_bytes()
+    store.save("Preferences/editors", "Zed")
+    after = store.file.read_bytes()
+    with store.file.open("a") as handle:
+        handle.write("hand edit\n")
+    edited = store.file.read_bytes()
+    with pytest.raises(UndoError, match="changed since"):
+        store.restore(after, before, message="memory: undo")
+    assert store.file.read_bytes() == edited
+
+
+# ---------------------------------------------------------------------- render
+PALACE = """\
+# Memories
+
+## Preferences
+
+### editors
+- [2026-11-01] Helix
+
+## ifai
+
+### Decisions
+
+#### architecture
+- [2026-11-02] Event-driven sync engine
+
+## alice
+
+### Preferences
+
+#### food
+- [2026-11-03] Likes ramen
+
+## Decisions
+
+### db
+- [2026-11-04] Postgres by default
+"""
+
+
+def test_render_shows_wingless_halls_and_the_wing_verbatim_and_names_the_others(store: MemoryStore) -> None:
+    put(store, PALACE)
+    rendered = store.render("ifai")
+    assert rendered.text == """\
+# Memories
+
+## Preferences
+
+### editors
+- [2026-11-01] Helix
+
+## ifai
+
+### Decisions
+
+#### architecture
+- [2026-11-02] Event-driven sync engine
+
+## Decisions
+
+### db
+- [2026-11-04] Postgres by default
+
+(Other wings, not shown: alice.)"""
+    assert rendered.other_wings == ["alice"]
+    assert rendered.left_out == 0
+    assert rendered.warning is None
+
+
+def test_render_without_a_wing_names_every_wing(store: MemoryStore) -> None:
+    put(store, PALACE)
+    rendered = store.render(None)
+    assert "Event-driven" not in rendered.text and "ramen" not in rendered.text
+    assert rendered.text.endswith("(Other wings, not shown: ifai, alice.)")
+    assert "- [2026-11-04] Postgres by default" in rendered.text
+
+
+def test_render_wing_is_case_insensitive(store: MemoryStore) -> None:
+    put(store, PALACE)
+    assert "Likes ramen" in store.render("ALICE").text
+
+
+def test_render_over_budget_leaves_out_the_oldest_entries_whole(store: MemoryStore) -> None:
+    lines = ["## Preferences", "", "### misc", "- An undated hand-written entry that counts as oldest"]
+    for day in range(1, 29):
+        lines.append(f"- [2026-10-{day:02d}] Entry written on day {day:02d} with some padding text")
+    put(store, "\n".join(lines) + "\n")
+    full = store.render(None, budget_bytes=100_000)
+    assert full.left_out == 0
+    rendered = store.render(None, budget_bytes=1024)
+    assert rendered.size <= 1024
+    assert rendered.left_out > 0
+    assert "undated hand-written" not in rendered.text
+    assert rendered.text.endswith(
+        f"({rendered.left_out} older entries left out to fit the 1024-byte memory budget; MemoryRecall finds them.)"
+    )
+    kept = [line for line in rendered.text.splitlines() if line.startswith("- [")]
+    assert len(kept) == 29 - rendered.left_out
+    # exactly the newest entries survive, each whole
+    assert kept == [line for line in lines if line.startswith("- [")][-len(kept):]
+    assert rendered.text.startswith("## Preferences\n\n### misc\n")
+
+
+def test_render_of_non_utf8_bytes_is_valid_text(store: MemoryStore) -> None:
+    store.home.mkdir(mode=0o700)
+    store.file.write_bytes(b"\xef\xbb\xbf## Preferences\r\n\r\n### x\r\n- [2026-11-01] caf\xe9\r\n")
+    text = store.render().text
+    text.encode("utf-8")  # no lone surrogates
+    assert text == "## Preferences\n\n### x\n- [2026-11-01] caf\ufffd"
+
+
+def test_render_of_a_missing_file_is_empty_with_a_warning(store: MemoryStore) -> None:
+    rendered = store.render("ifai")
+    assert rendered.text == ""
+    assert rendered.warning and "does not exist" in rendered.warning
+
+
+def test_render_of_an_empty_file_is_empty_with_a_warning(store: MemoryStore) -> None:
+    put(store, "")
+    rendered = store.render()
+    assert rendered.text == ""
+    assert rendered.warning and "empty" in rendered.warning
+    put(store, "\n\n  \n")
+    assert store.render().warning
+
+
+def test_render_of_an_unreadable_file_is_empty_with_a_warning(store: MemoryStore) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root can read a chmod 000 file")
+    put(store, PALACE)
+    store.file.chmod(0o000)
+    try:
+        rendered = store.render()
+    finally:
+        store.file.chmod(0o600)
+    assert rendered.text == ""
+    assert rendered.warning and "could not be read" in rendered.warning
+
+
+def test_render_of_a_memories_path_that_is_a_folder_is_empty_with_a_warning(store: MemoryStore) -> None:
+    store.file.mkdir(parents=True)
+    rendered = store.render()
+    assert rendered.text == ""
+    assert rendered.warning and "could not be read" in rendered.warning
+
+
+def test_render_of_an_unchanged_file_is_not_parsed_again(store: MemoryStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    put(store, PALACE)
+    parses: list[int] = []
+    real = Document.parse.__func__  # type: ignore[attr-defined]
+
+    def counting(cls: type[Document], data: bytes) -> Document:
+        parses.append(len(data))
+        return real(cls, data)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(Document, "parse", classmethod(counting))
+    first = store.render("ifai")
+    assert len(parses) == 1
+    for _ in range(5):
+        assert store.render("ifai") is first
+    assert len(parses) == 1
+    # a hand edit (new size, new mtime) is noticed at the next render
+    with store.file.open("a") as handle:
+        handle.write("\n## Workflow Patterns\n\n### reviews\n- [2026-11-05] Small PRs\n")
+    second = store.render("ifai")
+    assert "Small PRs" in second.text
+    assert len(parses) == 2
+
+
+def test_render_after_a_save_shows_the_save(store: MemoryStore) -> None:
+    put(store, PALACE)
+    assert "Zed" not in store.render().text
+    store.save("Preferences/editors", "Zed")
+    assert "- [2026-11-30] Zed" in store.render().text
+    store.forget("Preferences/editors", "Zed")
+    assert "Zed" not in store.render().text
+
+
+def test_render_after_an_in_place_rewrite_of_the_same_size(store: MemoryStore) -> None:
+    put(store, PALACE)
+    assert "Helix" in store.render().text
+    data = store.file.read_bytes().replace(b"Helix", b"Emacs")
+    stat_before = store.file.stat()
+    with store.file.open("r+b") as handle:  # same inode, same size
+        handle.write(data)
+    os.utime(store.file, ns=(stat_before.st_atime_ns, stat_before.st_mtime_ns + 1_000_000))
+    assert "Emacs" in store.render().text
