@@ -20,39 +20,45 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from palace.memory import MemoryStore  # noqa: E402
-from palace.memory import document as document_module  # noqa: E402
-from palace.memory.document import Document  # noqa: E402
+from palace.memory import MemoryStore
+from palace.memory import document as document_module
+from palace.memory.document import Document
 
 HALLS = ["Preferences", "Project Knowledge", "Decisions", "Workflow Patterns"]
-WORDS = ("rust python typescript postgres sqlite redis tauri vue react helix zed vim tmux fish docker nix "
-         "kubernetes grafana sentry pytest ruff mypy bazel cargo poetry uv deploy review release backend "
-         "frontend cache queue schema index migration latency budget token prompt memory palace").split()
+WORDS = ["rust", "python", "typescript", "postgres", "sqlite", "redis", "tauri", "vue", "react", "helix", "zed", "vim", "tmux", "fish", "docker", "nix", "kubernetes", "grafana", "sentry", "pytest", "ruff", "mypy", "bazel", "cargo", "poetry", "uv", "deploy", "review", "release", "backend", "frontend", "cache", "queue", "schema", "index", "migration", "latency", "budget", "token", "prompt", "memory", "palace"]
 
 
-def palace_text(target_bytes: int, seed: int = 1) -> str:
-    """A realistic memories.md: wing-less halls, two wings, rooms of dated entries, some prose and code."""
+def palace_text(target_bytes: int = 0, seed: int = 1, entries: int = 0) -> str:
+    """A realistic memories.md of about target_bytes (or `entries` entries): wing-less halls, two wings, rooms of
+    dated entries, some prose and code blocks."""
     rng = random.Random(seed)
     out = ["# Memories", "", "Hand-written notes live here too.", ""]
-    size = 0
-    room = 0
-    while size < target_bytes:
+    size = sum(len(line) + 1 for line in out)
+    room = count = 0
+
+    def full() -> bool:
+        return count >= entries if entries else size >= target_bytes
+
+    while not full():
         wing = rng.choice([None, None, "ifai", "alice"])
         hall = rng.choice(HALLS)
-        if wing:
-            out += [f"## {wing}", "", f"### {hall}", ""]
-        else:
-            out += [f"## {hall}", ""]
+        block = [f"## {wing}", "", f"### {hall}", ""] if wing else [f"## {hall}", ""]
         for _ in range(rng.randint(2, 5)):
             room += 1
-            out.append(f"{'####' if wing else '###'} room-{room}")
+            block.append(f"{'####' if wing else '###'} room-{room}")
             for _ in range(rng.randint(5, 20)):
                 words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 12)))
                 day = date(2026, rng.randint(1, 11), rng.randint(1, 28)).isoformat()
-                out.append(f"- [{day}] The user {words}")
-            out.append("")
+                line = f"- [{day}] The user {words}"
+                if full():
+                    break
+                block.append(line)
+                count += 1
+                size += len(line) + 1
+            block.append("")
             if rng.random() < 0.1:
-                out += ["```sh", "## not a heading", "- not an entry", "```", ""]
+                block += ["```sh", "## not a heading", "- not an entry", "```", ""]
+        out += block
         size = sum(len(line) + 1 for line in out)
     return "\n".join(out) + "\n"
 
@@ -141,14 +147,9 @@ def main() -> None:
         home = root / "save"
         home.mkdir(mode=0o700)
         file = home / "memories.md"
-        text = palace_text(80 * 1024, seed=3)
-        file.write_text(text)
+        file.write_text(palace_text(seed=3, entries=1000))
         doc = Document.parse(file.read_bytes())
         rooms = sorted({str(e.path) for e in doc.entries if e.path is not None})
-        count = len(doc.entries)
-        while count < 1000:  # top up to at least 1,000 entries
-            MemoryStore(home).save(rooms[count % len(rooms)], f"Filler entry number {count} about caching")
-            count += 1
         store = MemoryStore(home, today=lambda: date(2026, 11, 30))
         rng = random.Random(4)
         saves = 300

@@ -23,30 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from palace.recall import RecallIndex  # noqa: E402
+from palace.recall import RecallIndex
 
-TECH = (
-    "database postgres mysql sqlite redis cache index query migration schema table column transaction "
-    "deadlock timeout latency throughput connection pool replica backup restore snapshot test fixture "
-    "mock pytest coverage flaky assertion integration unit deploy docker kubernetes pod container image "
-    "registry pipeline workflow runner build release version tag branch merge rebase commit review lint "
-    "format type compiler borrow lifetime trait async await thread process queue worker scheduler cron "
-    "retry backoff circuit breaker gateway proxy nginx certificate tls token session cookie login logout "
-    "password hash encrypt secret config environment variable logging metrics tracing alert dashboard "
-    "frontend component store router state props render hook effect layout css grid flex header modal "
-    "form validation error exception stack trace memory leak profile flame graph cpu disk network socket "
-    "websocket http request response header status endpoint api pagination cursor offset limit filter "
-    "sort search ranking tokenizer stemmer parser lexer grammar syntax editor plugin extension terminal "
-    "shell script python rust typescript javascript golang java kotlin swift vue react svelte tauri "
-    "electron webpack vite bundle chunk asset upload download storage bucket object file folder path"
-).split()
-SYLLABLES = "ka ro mi zu te na shi vo le pa qu ix an el or um fi go be da ty ne ru so".split()
-ZH_WORDS = (
-    "数据库 连接池 索引 查询 迁移 缓存 测试 覆盖率 部署 容器 镜像 网关 超时 重试 日志 监控 告警 前端 组件 状态 "
-    "路由 渲染 性能 内存 泄漏 线程 进程 队列 调度 任务 证书 令牌 会话 登录 密码 配置 环境 变量 接口 分页 排序 "
-    "搜索 分词 解析 编辑器 插件 终端 脚本 提交 合并 评审 发布 版本 分支 备份 恢复 快照 事务 死锁 延迟 吞吐 "
-    "我们 需要 已经 应该 可以 因为 所以 但是 然后 问题 方案 修复 优化 调整 检查 发现 原因 结果 用户 服务"
-).split()
+TECH = ["database", "postgres", "mysql", "sqlite", "redis", "cache", "index", "query", "migration", "schema", "table", "column", "transaction", "deadlock", "timeout", "latency", "throughput", "connection", "pool", "replica", "backup", "restore", "snapshot", "test", "fixture", "mock", "pytest", "coverage", "flaky", "assertion", "integration", "unit", "deploy", "docker", "kubernetes", "pod", "container", "image", "registry", "pipeline", "workflow", "runner", "build", "release", "version", "tag", "branch", "merge", "rebase", "commit", "review", "lint", "format", "type", "compiler", "borrow", "lifetime", "trait", "async", "await", "thread", "process", "queue", "worker", "scheduler", "cron", "retry", "backoff", "circuit", "breaker", "gateway", "proxy", "nginx", "certificate", "tls", "token", "session", "cookie", "login", "logout", "password", "hash", "encrypt", "secret", "config", "environment", "variable", "logging", "metrics", "tracing", "alert", "dashboard", "frontend", "component", "store", "router", "state", "props", "render", "hook", "effect", "layout", "css", "grid", "flex", "header", "modal", "form", "validation", "error", "exception", "stack", "trace", "memory", "leak", "profile", "flame", "graph", "cpu", "disk", "network", "socket", "websocket", "http", "request", "response", "header", "status", "endpoint", "api", "pagination", "cursor", "offset", "limit", "filter", "sort", "search", "ranking", "tokenizer", "stemmer", "parser", "lexer", "grammar", "syntax", "editor", "plugin", "extension", "terminal", "shell", "script", "python", "rust", "typescript", "javascript", "golang", "java", "kotlin", "swift", "vue", "react", "svelte", "tauri", "electron", "webpack", "vite", "bundle", "chunk", "asset", "upload", "download", "storage", "bucket", "object", "file", "folder", "path"]
+SYLLABLES = ["ka", "ro", "mi", "zu", "te", "na", "shi", "vo", "le", "pa", "qu", "ix", "an", "el", "or", "um", "fi", "go", "be", "da", "ty", "ne", "ru", "so"]
+ZH_WORDS = ["数据库", "连接池", "索引", "查询", "迁移", "缓存", "测试", "覆盖率", "部署", "容器", "镜像", "网关", "超时", "重试", "日志", "监控", "告警", "前端", "组件", "状态", "路由", "渲染", "性能", "内存", "泄漏", "线程", "进程", "队列", "调度", "任务", "证书", "令牌", "会话", "登录", "密码", "配置", "环境", "变量", "接口", "分页", "排序", "搜索", "分词", "解析", "编辑器", "插件", "终端", "脚本", "提交", "合并", "评审", "发布", "版本", "分支", "备份", "恢复", "快照", "事务", "死锁", "延迟", "吞吐", "我们", "需要", "已经", "应该", "可以", "因为", "所以", "但是", "然后", "问题", "方案", "修复", "优化", "调整", "检查", "发现", "原因", "结果", "用户", "服务"]
 ZH_GLUE = "的了是在和也就都把被给让从对".replace("", " ").split()
 
 

@@ -234,7 +234,7 @@ class Extractor:
         self.last_error: str | None = None
         self.commit_warn: Callable[[str], None] | None = None  # where commit trouble goes (default: warn)
         self._client = client
-        self._own_client = client is None
+        self._own_client = False  # True once this extractor made its own client (then close() closes it)
         self._client_lock = threading.Lock()
         self._run_lock = threading.Lock()  # one extraction at a time
         self._state_lock = threading.Lock()
@@ -248,6 +248,7 @@ class Extractor:
                 from palace.llm import client_from_settings
 
                 self._client = client_from_settings(self.settings, model=self.settings.extract_model)
+                self._own_client = True
             return self._client
 
     def close(self) -> None:

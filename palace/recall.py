@@ -11,9 +11,11 @@ Text is tokenised here, not by SQLite, so the index and the query side agree exa
   character, so the two-character query `数据` and the word `数据库` both find `我们的数据库用 PostgreSQL`.
 
 The terms are stored space-separated in an FTS5 column; queries are OR-ed terms built here (the user's
-text never reaches FTS5 syntax). Ranking: FTS5 bm25 per message / summary / memory entry, then per
-session a diminishing sum of its best documents, scaled by how much of the query (idf-weighted) the
-session covers as a whole, with summaries weighted up and a mild recency tie-break.
+text never reaches FTS5 syntax), stop words (English, Chinese particles) dropped. Every message, summary
+and memory entry is its own document. FTS5 picks the candidate documents; they are scored here with
+BM25 over all query terms (summaries weighted up), then each session scores the diminishing sum of its
+best documents, scaled by how much of the query (idf-weighted) the session covers as a whole, with a
+mild recency tie-break. Memory entries rank as their own sources, one per room.
 
 Nothing here logs content. Snippets are redacted with `palace.memory.secrets.redact`.
 """
@@ -566,6 +568,8 @@ def format_hits(hits: list[RecallHit], *, max_bytes: int = 2048, query: str | No
     ]
     used = _utf8_len(lines[0])
     shown = 0
+    # Each snippet gets a fair share of the room, so that one long snippet cannot crowd out the rest.
+    share = max(120, (max_bytes - used) // min(total, 6) - 60)
     for source, group in groups.items():
         label = "memories.md" if source == MEMORIES_FILE else f"session {redact(source)}"
         header = f"[{group[0].date}] {label}"
@@ -577,6 +581,7 @@ def format_hits(hits: list[RecallHit], *, max_bytes: int = 2048, query: str | No
             budget = max_bytes - used - reserve - _utf8_len(head) - 1 - _utf8_len(prefix)
             if budget < 24:
                 break
+            budget = min(budget, share)
             snippet = _cut_utf8(redact(" ".join(hit.snippet.split())), budget)
             line = head + "\n" + prefix + snippet
             lines.append(line)
@@ -942,7 +947,8 @@ class RecallIndex:
         if isinstance(exclude, str):
             exclude = (exclude,)
         with self._lock:
-            self.refresh()
+            with contextlib.suppress(RecallError):  # a failed catch-up still leaves a usable index
+                self.refresh()
             return self._guard("search", lambda conn: self._search(conn, terms, limit, since, until, set(exclude)))
 
     def _frequencies(self, conn: sqlite3.Connection, terms: list[QueryTerm]) -> tuple[dict[QueryTerm, int], int]:

@@ -203,7 +203,7 @@ def test_link_reference_definition_is_not_part_of_an_entry() -> None:
 
 def test_parse_never_fails() -> None:
     for data in [b"", b"\xef\xbb\xbf", b"\n\n\n", b"\r\n", b"\xff\xfe\x00", b"#", b"- ", b"```", b"<div>",
-                 b"## \r", b"\r", b"\t- x", b"- [2026-11-01]", b"\x00\x01", "## ifai\n### Decisions\n#### x\n".encode()]:
+                 b"## \r", b"\r", b"\t- x", b"- [2026-11-01]", b"\x00\x01", b"## ifai\n### Decisions\n#### x\n"]:
         doc = Document.parse(data)
         assert doc.to_bytes() == data
 

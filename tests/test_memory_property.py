@@ -218,7 +218,7 @@ def test_saves_and_forgets_keep_every_untouched_line(data: bytes, choices: st.Da
             else:
                 _, removed, added = check_kept(before, after, inserted=False)
                 assert added == []
-                assert 1 <= len(removed)
+                assert len(removed) >= 1
             if result.action in {"saved", "refreshed", "replaced", "unchanged"}:
                 found = [e for e in new_doc.entries if e.path is not None and e.path.wing_key == where.wing_key
                          and e.path.hall == where.hall and e.path.room == where.room

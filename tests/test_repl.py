@@ -32,14 +32,19 @@ def _env(home: Path, server: ScriptedServer | None, **extra: str) -> dict[str, s
     return env
 
 
-def _palace(args: list[str], env: dict[str, str], stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def _palace(
+    args: list[str], env: dict[str, str], stdin: str = "", timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "palace", *args], input=stdin, env=env, capture_output=True,
                           text=True, timeout=timeout, cwd=env["PALACE_HOME"].rsplit("/", 1)[0])
 
 
 def test_piped_chat_saves_prints_plain_text_and_archives(fake_server: ScriptedServer, palace_home: Path) -> None:
     fake_server.add(
-        Step(text="Sure. ", tool_calls=[("MemorySave", json.dumps({"path": "Preferences/shell", "content": "Uses fish"}))]),
+        Step(
+            text="Sure. ",
+            tool_calls=[("MemorySave", json.dumps({"path": "Preferences/shell", "content": "Uses fish"}))],
+        ),
         Step(text="Noted: fish it is.", chunk_size=3),
     )
     fake_server.responder = lambda body: Step(text=json.dumps({"summary": "Talked about shells.", "memories": []}))

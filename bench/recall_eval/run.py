@@ -25,7 +25,10 @@ sys.path.insert(0, str(HERE.parent.parent))
 from questions import QUESTIONS  # noqa: E402
 from sessions import SESSIONS  # noqa: E402
 
+import palace.recall as recall  # noqa: E402
 from palace.recall import RecallIndex  # noqa: E402
+
+ZH = re.compile(r"[\u4e00-\u9fff]")
 
 
 def session_source(session: dict[str, object]) -> str:
@@ -77,8 +80,12 @@ def write_palace(home: Path) -> None:
             (folder / f"{source}.md").write_text(archive, encoding="utf-8")
 
 
-def baseline_ranking(home: Path) -> dict[str, list[str]]:
-    """Plain BM25 over whole sessions (FTS5 default tokenizer): question -> ranked sources."""
+def baseline_ranking(home: Path, palace_tokens: bool = False) -> dict[str, list[str]]:
+    """Plain BM25 over whole sessions (FTS5 default tokenizer): question -> ranked sources.
+
+    With palace_tokens, the documents and questions go through palace.recall's tokenizer first (stems,
+    CJK bigrams, stop words dropped from questions): whole-session BM25 with the same terms, which
+    separates what the tokenizer gains from what message-level ranking gains."""
     conn = sqlite3.connect(":memory:")
     conn.execute("CREATE VIRTUAL TABLE s USING fts5(source UNINDEXED, body)")
     for session in SESSIONS:
@@ -93,10 +100,13 @@ def baseline_ranking(home: Path) -> dict[str, list[str]]:
                 obj = json.loads(line)
                 if obj.get("type") == "message" and obj["message"].get("content"):
                     parts.append(obj["message"]["content"])
-        conn.execute("INSERT INTO s VALUES (?, ?)", (source, "\n".join(parts)))
+        body = "\n".join(parts)
+        if palace_tokens:
+            body = " ".join(recall.tokenize(body))
+        conn.execute("INSERT INTO s VALUES (?, ?)", (source, body))
     out: dict[str, list[str]] = {}
     for question, _key in QUESTIONS:
-        words = re.findall(r"\w+", question)
+        words = [t.text for t in recall.query_terms(question)] if palace_tokens else re.findall(r"\w+", question)
         expression = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
         rows = conn.execute(
             "SELECT source FROM s WHERE s MATCH ? ORDER BY bm25(s) LIMIT 20", (expression,)
@@ -114,10 +124,14 @@ def palace_ranking(home: Path) -> dict[str, list[str]]:
         index.close()
 
 
-def score(rankings: dict[str, list[str]], by_key: dict[str, str]) -> tuple[float, float, list[str]]:
+def score(
+    rankings: dict[str, list[str]], by_key: dict[str, str], chinese: bool | None = None
+) -> tuple[float, float, list[str]]:
+    """recall@1, recall@5 and the questions not ranked first; `chinese` picks one language's questions."""
     at1 = at5 = 0
     misses: list[str] = []
-    for question, key in QUESTIONS:
+    asked = [(q, k) for q, k in QUESTIONS if chinese is None or bool(ZH.search(q)) == chinese]
+    for question, key in asked:
         ranked = [s for s in rankings[question] if s != "memories.md"]
         want = by_key[key]
         at1 += bool(ranked[:1] == [want])
@@ -125,25 +139,52 @@ def score(rankings: dict[str, list[str]], by_key: dict[str, str]) -> tuple[float
         if ranked[:1] != [want]:
             rank = ranked.index(want) + 1 if want in ranked else None
             misses.append(f"  rank {rank or '-':>2}  {question}")
-    n = len(QUESTIONS)
+    n = max(len(asked), 1)
     return at1 / n, at5 / n, misses
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--verbose", action="store_true", help="list the questions not ranked first")
+    parser.add_argument("--ablate", action="store_true", help="also score palace.recall without parts of its ranking")
     args = parser.parse_args()
     by_key = {s["key"]: session_source(s) for s in SESSIONS}
     assert all(key in by_key for _q, key in QUESTIONS), "a question names an unknown session"
     with tempfile.TemporaryDirectory(prefix="palace-recall-eval-") as tmp:
         home = Path(tmp)
         write_palace(home)
-        ours = score(palace_ranking(home), by_key)
-        base = score(baseline_ranking(home), by_key)
-    zh = sum(1 for q, _k in QUESTIONS if re.search(r"[\u4e00-\u9fff]", q))
+        ours_ranked = palace_ranking(home)
+        base_ranked = baseline_ranking(home)
+        base_tok_ranked = baseline_ranking(home, palace_tokens=True)
+        ablations = []
+        if args.ablate:
+            for name, attr, value in [
+                ("no summary weight", "_KIND_WEIGHT", {"summary": 1.0, "user": 1.0, "assistant": 1.0}),
+                ("best document only", "_DECAY", 0.0),
+                ("no coverage factor", "_COVERAGE_FLOOR", 1.0),
+            ]:
+                saved = getattr(recall, attr)
+                setattr(recall, attr, value)
+                try:
+                    ablations.append((name, score(palace_ranking(home), by_key)))
+                finally:
+                    setattr(recall, attr, saved)
+    ours = score(ours_ranked, by_key)
+    base = score(base_ranked, by_key)
+    zh = sum(1 for q, _k in QUESTIONS if ZH.search(q))
     print(f"recall eval: {len(SESSIONS)} sessions, {len(QUESTIONS)} questions ({zh} in Chinese)")
-    print(f"palace.recall        recall@1 {ours[0]:6.1%}   recall@5 {ours[1]:6.1%}")
-    print(f"BM25 whole sessions  recall@1 {base[0]:6.1%}   recall@5 {base[1]:6.1%}")
+    print(f"{'':44}recall@1  recall@5")
+    rows = [
+        ("palace.recall", ours_ranked),
+        ("baseline: BM25 whole sessions", base_ranked),
+        ("BM25 whole sessions, palace terms", base_tok_ranked),
+    ]
+    for name, ranked in rows:
+        for label, chinese in (("all", None), ("English", False), ("Chinese", True)):
+            at1, at5, _misses = score(ranked, by_key, chinese)
+            print(f"{name + ', ' + label:44}{at1:8.1%}  {at5:8.1%}")
+    for name, result in ablations:
+        print(f"{'palace.recall, ' + name:44}{result[0]:8.1%}  {result[1]:8.1%}")
     if args.verbose:
         for name, result in (("palace.recall", ours), ("baseline", base)):
             print(f"{name}: not first ({len(result[2])})")

@@ -35,9 +35,8 @@ _ASSIGNMENT = (
 SECRET_KINDS: tuple[SecretKind, ...] = (
     _kind("PEM private key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"),
     _kind("Anthropic API key", r"\bsk-ant-[A-Za-z0-9_\-]{20,}"),
-    # Real keys are random base62: they mix upper case and digits, unlike a kebab-case name `sk-web-app`.
-    _kind("OpenAI API key", r"\bsk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z0-9_\-]*[A-Z])(?=[A-Za-z0-9_\-]*\d)"
-          r"[A-Za-z0-9_\-]{20,}"),
+    # Real keys are random base62 with digits in them, unlike a kebab-case name such as `sk-web-app-frontend`.
+    _kind("OpenAI API key", r"\bsk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z0-9_\-]*\d)[A-Za-z0-9_\-]{20,}"),
     _kind("AWS access key", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
     _kind(
         "AWS secret access key",

@@ -1,0 +1,164 @@
+"""The command line in real subprocesses against a temp PALACE_HOME."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from palace.fakeserver import ScriptedServer
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def palace(home: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "PALACE_"))}
+    base["PALACE_HOME"] = str(home)
+    base.update(env or {})
+    return subprocess.run([sys.executable, "-m", "palace", *args], env=base, capture_output=True, text=True,
+                          timeout=60, cwd=home.parent)
+
+
+def test_save_show_forget_round_trip(tmp_path: Path) -> None:
+    home = tmp_path / "palace"
+    saved = palace(home, "memory", "save", "Preferences/Programming Languages", "The user writes backends in Rust")
+    assert saved.returncode == 0, saved.stderr
+    assert saved.stdout.strip() == "✓ Saved to Preferences/programming-languages: The user writes backends in Rust"
+    again = palace(home, "memory", "save", "preferences/programming-languages", "the user writes backends in rust.")
+    assert "Already remembered in Preferences/programming-languages" in again.stdout
+    wing = palace(home, "memory", "save", "ifai/project-knowledge/frontend", "Vue 3 inside Tauri")
+    assert "ifai/Project Knowledge/frontend" in wing.stdout
+    shown = palace(home, "memory", "show")
+    assert "The user writes backends in Rust" in shown.stdout and "Vue 3" not in shown.stdout
+    assert "ifai" in shown.stdout
+    assert "Vue 3 inside Tauri" in palace(home, "memory", "show", "--wing", "IFAI").stdout
+    raw = palace(home, "memory", "show", "--raw")
+    assert raw.stdout == (home / "memories.md").read_text()
+    assert palace(home, "memory", "path").stdout.strip() == str(home / "memories.md")
+    forgot = palace(home, "memory", "forget", "ifai/Project Knowledge/frontend", "Vue 3 inside Tauri")
+    assert forgot.returncode == 0 and "Forgot from" in forgot.stdout
+    assert "#### frontend" not in (home / "memories.md").read_text()
+    assert stat.S_IMODE(home.stat().st_mode) == 0o700
+    assert stat.S_IMODE((home / "memories.md").stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["Prefernces/x", "hello"], 'did you mean "Preferences"'),
+        (["Preferences", "hello"], "has one part"),
+        (["a/b/c/d", "hello"], "has 4 parts"),
+        (["Decisions/Preferences/x", "hello"], "is a hall, so it cannot be a wing"),
+        (["Preferences/x", "my key is sk-abcdefghijklmnopqrstuvwxyz123456"], "OpenAI API key"),
+        (["Preferences/x", "x" * 201], "the limit is 200"),
+        (["Preferences/x", "# heading"], "may not start with '#'"),
+        (["Preferences/x", "[2026-01-01] dated"], "may not start with a date"),
+        (["Preferences/!!!", "hello"], "has no letters or digits"),
+    ],
+)
+def test_bad_saves_say_why_exit_1_and_change_nothing(tmp_path: Path, args: list[str], message: str) -> None:
+    home = tmp_path / "palace"
+    assert palace(home, "memory", "save", "Preferences/editor", "Uses neovim").returncode == 0
+    before = (home / "memories.md").read_bytes()
+    done = palace(home, "memory", "save", *args)
+    assert done.returncode == 1
+    assert done.stderr.startswith("Error: ") and message in done.stderr
+    assert "sk-abcdefghijklmnop" not in done.stderr
+    assert (home / "memories.md").read_bytes() == before
+
+
+def test_forget_of_a_missing_entry_lists_the_room(tmp_path: Path) -> None:
+    home = tmp_path / "palace"
+    palace(home, "memory", "save", "Preferences/editor", "Uses neovim")
+    done = palace(home, "memory", "forget", "Preferences/editor", "Uses emacs")
+    assert done.returncode == 1 and "Uses neovim" in done.stderr and "nothing written" in done.stderr
+
+
+def test_lint_exit_codes_for_errors_and_warnings(tmp_path: Path) -> None:
+    home = tmp_path / "palace"
+    home.mkdir()
+    bad = home / "bad.md"
+    bad.write_text("## Prefernces\n\n### languages\n- [2026-11-30] Rust\n\n## Decisions\n\n### db\n"
+                   "- [2026-13-45] Postgres\n- [2026-11-01] password=hunter22\n")
+    done = palace(home, "memory", "lint", str(bad))
+    assert done.returncode == 1
+    assert 'did you mean the hall "Preferences"' in done.stderr
+    assert "malformed date" in done.stderr and "password assignment" in done.stderr
+    assert "hunter22" not in done.stderr + done.stdout
+    warn_only = home / "warn.md"
+    warn_only.write_text("## Decisions\n\n### db\n- [2026-11-01] Postgres\n- [2026-11-02] postgres.\n")
+    done = palace(home, "memory", "lint", str(warn_only))
+    assert done.returncode == 0 and "duplicate entry" in done.stdout
+
+
+def test_soft_limit_is_a_warning(tmp_path: Path) -> None:
+    home = tmp_path / "palace"
+    home.mkdir()
+    lines = "\n".join(f"- [2026-11-01] Fact {n}" for n in range(101))
+    (home / "memories.md").write_text(f"## Preferences\n\n### facts\n{lines}\n")
+    done = palace(home, "memory", "lint")
+    assert done.returncode == 0 and "soft limit of 100" in done.stdout
+
+
+def test_sessions_example_lints_clean_and_has_its_structure(tmp_path: Path) -> None:
+    from palace.memory.document import Document
+    from palace.memory.lint import lint_file
+
+    example = REPO / "sessions_example" / "memories.md"
+    report = lint_file(example)
+    assert report.problems == [], [str(p) for p in report.problems]
+    doc = Document.parse(example.read_bytes())
+    halls = {e.path.hall.value for e in doc.entries if e.path}
+    assert len(halls) >= 3
+    assert any(e.path and e.path.wing for e in doc.entries)
+    assert any(e.path and not e.path.room.isascii() for e in doc.entries)
+
+
+def test_init_creates_a_starter_file_that_lints_clean(tmp_path: Path) -> None:
+    home = tmp_path / "palace"
+    done = palace(home, "init")
+    assert done.returncode == 0, done.stderr
+    assert (home / "memories.md").exists()
+    assert palace(home, "memory", "lint").returncode == 0
+    assert palace(home, "memory", "save", "Preferences/editor", "Uses neovim").returncode == 0
+    assert palace(home, "memory", "lint").returncode == 0
+
+
+def test_help_does_not_import_heavy_modules() -> None:
+    code = (
+        "import sys, palace.cli as c; c.build_parser().format_help();"
+        "heavy = [m for m in ('openai', 'pydantic', 'mistune', 'prompt_toolkit', 'watchdog') if m in sys.modules];"
+        "print(','.join(heavy))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == ""
+
+
+def test_doctor_reports_sources_and_the_endpoint(tmp_path: Path, fake_server: ScriptedServer) -> None:
+    home = tmp_path / "palace"
+    palace(home, "memory", "save", "Preferences/editor", "Uses neovim")
+    (home / "config.toml").write_text('model = "palace-demo"\n[memory]\nbudget_bytes = 4096\n')
+    done = palace(home, "doctor", env={"OPENAI_BASE_URL": fake_server.base_url, "OPENAI_API_KEY": "secret-key-1"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert "palace-demo — config.toml" in out and "4096 — config.toml" in out
+    assert f"{fake_server.base_url} — OPENAI_BASE_URL" in out
+    assert "secret-key-1" not in out and "not shown" in out
+    assert "model palace-demo is listed" in out and "1 entries" in out
+
+
+def test_doctor_fails_when_the_endpoint_is_down(tmp_path: Path) -> None:
+    done = palace(tmp_path / "palace", "doctor", env={"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"})
+    assert done.returncode == 1 and "127.0.0.1:9" in done.stdout
+
+
+def test_bad_config_is_a_clear_error(tmp_path: Path) -> None:
+    home = tmp_path / "palace"
+    home.mkdir()
+    (home / "config.toml").write_text("[memory]\nbudget = 10\n")
+    done = palace(home, "memory", "show")
+    assert done.returncode == 1 and "unknown setting 'memory.budget'" in done.stderr
