@@ -166,11 +166,7 @@ class Repl:
             return
         self.spinner.set(True)
         try:
-            archive = self.extractor.finish(journal) if self.settings.extraction else None
-            if archive is None and not self.settings.extraction:
-                from palace.sessions import write_archive
-
-                archive = write_archive(journal)
+            archive = self.extractor.finish(journal)  # also archives when extraction is off
         except KeyboardInterrupt:
             self.spinner.set(False)
             self.console.warn("archiving interrupted; it will be done at the next start")

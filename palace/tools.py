@@ -100,9 +100,10 @@ class ToolBox:
 
     def __init__(self, tools: list[Tool]) -> None:
         self.tools = {tool.name: tool for tool in tools}
+        self._schemas = [tool.schema() for tool in tools]  # built once: every request sends the same bytes
 
     def schemas(self) -> list[dict[str, Any]]:
-        return [tool.schema() for tool in self.tools.values()]
+        return self._schemas
 
     def call(self, name: str, arguments: str) -> ToolOutcome:
         """Run a tool on raw JSON arguments; every failure comes back as an error text."""

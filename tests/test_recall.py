@@ -140,6 +140,22 @@ def test_coverage_beats_repetition(home: Path, index: RecallIndex) -> None:
     assert sources(index.search("nginx websocket timeout"))[0] == "2026-09-02-cccc0002"
 
 
+def test_sessions_ranked_by_how_much_of_the_query_they_cover(home: Path, index: RecallIndex) -> None:
+    # The answer spreads the query's words over two messages; the other session says one word often.
+    write_journal(
+        home,
+        "2026-09-03",
+        "cccc0003",
+        [("user", "which kafka consumer group"), ("assistant", "the lag alert fires at ten thousand messages")],
+    )
+    write_journal(home, "2026-09-04", "cccc0004", [("user", f"kafka {topic}") for topic in "abcde"])
+    for i in range(20):
+        write_journal(home, "2026-08-01", f"f111{i:04d}", [("user", f"unrelated filler {i} about tomatoes")])
+    hits = index.search("kafka consumer lag alert")
+    assert sources(hits) == ["2026-09-03-cccc0003", "2026-09-04-cccc0004"]
+    assert hits[1].score < hits[0].score / 4  # one word of four: far behind, not just behind
+
+
 def test_newer_session_first_among_equal_scores(home: Path, index: RecallIndex) -> None:
     write_journal(home, "2026-01-01", "dddd0001", [("user", "kafka consumer lag")])
     write_journal(home, "2026-06-01", "dddd0002", [("user", "kafka consumer lag")])
