@@ -224,3 +224,20 @@ def test_prompt_lists_only_current_wing_and_names_the_others(
     assert "Uses SQLite" not in session.system and "website" in session.system
 
 
+
+
+def test_prompt_size_does_not_grow_with_archived_sessions(
+    fake_server: ScriptedServer, settings_for: Callable[..., Settings]
+) -> None:
+    settings = settings_for(fake_server)
+    store = MemoryStore(settings.home)
+    store.save("Preferences/editor", "Uses neovim")
+    before = Session(settings, store, client=client_from_settings(settings)).system
+    sessions = settings.sessions_dir
+    sessions.mkdir(parents=True, exist_ok=True)
+    for n in range(500):
+        sid = f"2026-10-{n % 28 + 1:02d}-{n:08x}"
+        (sessions / f"{sid}.md").write_text(f"# Session {sid}\n\n## Summary\nWe discussed topic {n} at length.\n")
+        (sessions / f"{sid}.jsonl").write_text(json.dumps({"type": "session", "id": sid}) + "\n")
+    after = Session(settings, store, client=client_from_settings(settings)).system
+    assert after == before

@@ -19,8 +19,10 @@ def palace(home: Path, *args: str, env: dict[str, str] | None = None) -> subproc
     base = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "PALACE_"))}
     base["PALACE_HOME"] = str(home)
     base.update(env or {})
+    cwd = home.parent / "cwd"  # not home.parent: `python -m` would import the palace folder as a package
+    cwd.mkdir(exist_ok=True)
     return subprocess.run([sys.executable, "-m", "palace", *args], env=base, capture_output=True, text=True,
-                          timeout=60, cwd=home.parent)
+                          timeout=60, cwd=cwd)
 
 
 def test_save_show_forget_round_trip(tmp_path: Path) -> None:

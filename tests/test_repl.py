@@ -35,8 +35,11 @@ def _env(home: Path, server: ScriptedServer | None, **extra: str) -> dict[str, s
 def _palace(
     args: list[str], env: dict[str, str], stdin: str = "", timeout: float = 60
 ) -> subprocess.CompletedProcess[str]:
+    # Not the palace's parent: `python -m` puts the cwd on sys.path, and a folder named palace would shadow us.
+    cwd = Path(env["PALACE_HOME"]).parent / "cwd"
+    cwd.mkdir(exist_ok=True)
     return subprocess.run([sys.executable, "-m", "palace", *args], input=stdin, env=env, capture_output=True,
-                          text=True, timeout=timeout, cwd=env["PALACE_HOME"].rsplit("/", 1)[0])
+                          text=True, timeout=timeout, cwd=cwd)
 
 
 def test_piped_chat_saves_prints_plain_text_and_archives(fake_server: ScriptedServer, palace_home: Path) -> None:
@@ -260,3 +263,41 @@ def test_the_repl_notices_hand_edits_from_each_editor_style(
     assert "memories.md changed on disk" in out.getvalue()
     assert repl.session.hand_edited()
     repl.run([])
+
+
+def test_a_git_palace_records_each_change_and_the_archive(fake_server: ScriptedServer, palace_home: Path) -> None:
+    env = _env(palace_home, fake_server, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@t")
+    assert _palace(["init", "--git"], env).returncode == 0
+    fake_server.add(
+        Step(tool_calls=[("MemorySave", json.dumps({"path": "Preferences/shell", "content": "Uses fish"}))]),
+        Step(text="Noted."),
+    )
+    fake_server.responder = lambda body: Step(text=json.dumps(
+        {"summary": "Shell talk.", "memories": [{"path": "Preferences/editor", "content": "Uses helix"}]}))
+    (palace_home / "config.toml").write_text("[extraction]\nmin_chars = 1\n")
+    done = _palace(["chat"], env, "I use fish\n/exit\n")
+    assert done.returncode == 0, done.stderr
+    log = subprocess.run(["git", "log", "--format=%s"], cwd=palace_home, capture_output=True, text=True).stdout
+    subjects = log.splitlines()
+    assert subjects[0].startswith("session: archive ")
+    assert subjects[1].startswith("memory: extract 1 from session ")
+    assert subjects[2] == "memory: save Preferences/shell"
+    tracked = subprocess.run(["git", "ls-files"], cwd=palace_home, capture_output=True, text=True).stdout
+    assert ".jsonl" not in tracked and "history.txt" not in tracked and ".md" in tracked
+
+
+def test_resume_restores_the_conversation_under_the_same_id(fake_server: ScriptedServer, palace_home: Path) -> None:
+    fake_server.responder = lambda body: Step(text=json.dumps({"summary": "s", "memories": []}))
+    fake_server.add(Step(text="Your favourite colour is teal."), Step(text="You told me: teal."))
+    env = _env(palace_home, fake_server)
+    assert _palace(["chat"], env, "My favourite colour is teal\n/exit\n").returncode == 0
+    first_id = next((palace_home / "sessions").glob("*.jsonl")).stem
+    done = _palace(["chat", "--resume"], env, "What is my favourite colour?\n/exit\n")
+    assert done.returncode == 0, done.stderr
+    assert f"Resumed session {first_id}" in done.stdout
+    chat_requests = [r for r in fake_server.requests if r.get("stream")]
+    contents = [m.get("content") for m in chat_requests[-1]["messages"]]
+    assert "My favourite colour is teal" in contents and "Your favourite colour is teal." in contents
+    assert contents[0] == chat_requests[0]["messages"][0]["content"]  # a fresh, identical system prompt
+    assert len(list((palace_home / "sessions").glob("*.jsonl"))) == 1
