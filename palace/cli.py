@@ -121,16 +121,8 @@ def _ask(args: argparse.Namespace, settings: Settings, console: Console) -> int:
     from palace.repl import Repl, detect_wing
 
     repl = Repl(settings, console, wing=detect_wing(settings), interactive=False)
-    failed: list[str] = []
-    original = repl.console.error
-
-    def record(text: str) -> None:
-        failed.append(text)
-        original(text)
-
-    repl.console.error = record  # type: ignore[method-assign]
     repl.run([args.message])
-    return 1 if failed else 0
+    return 1 if repl.failed_turns else 0
 
 
 def _memory(args: argparse.Namespace, settings: Settings, console: Console) -> int:

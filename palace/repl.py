@@ -125,6 +125,7 @@ class Repl:
         self._app: Application[Any] | None = None
         self._recall_index: Any = None
         self._shown: Any = None
+        self.failed_turns = 0
         self.spinner = _Spinner(console, self.interactive and console.color)
         self._archive_orphans()
         self.session = self._open_session(resume)
@@ -268,6 +269,7 @@ class Repl:
         if result.interrupted:
             self.console.warn(f"reply {result.interrupted}")
         if result.error:
+            self.failed_turns += 1
             self.console.error(result.error)
 
     def _lines(self) -> Iterator[str]:
