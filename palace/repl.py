@@ -202,7 +202,9 @@ class Repl:
 
         if self._recall_index is None:
             self._recall_index = RecallIndex(self.settings.home)
-        hits = self._recall_index.search(query, limit=limit, since=since, until=until)
+        journal = self.session.journal
+        current = (journal.id,) if journal is not None else ()  # the live conversation is in context already
+        hits = self._recall_index.search(query, limit=limit, since=since, until=until, exclude=current)
         return format_hits(hits, query=query)
 
     def _recall_tool(self, args: MemoryRecall) -> str:

@@ -301,3 +301,24 @@ def test_resume_restores_the_conversation_under_the_same_id(fake_server: Scripte
     assert "My favourite colour is teal" in contents and "Your favourite colour is teal." in contents
     assert contents[0] == chat_requests[0]["messages"][0]["content"]  # a fresh, identical system prompt
     assert len(list((palace_home / "sessions").glob("*.jsonl"))) == 1
+
+
+def test_the_model_recalls_an_earlier_session_through_the_tool(
+    fake_server: ScriptedServer, palace_home: Path
+) -> None:
+    fake_server.responder = lambda body: Step(text=json.dumps({"summary": "Chose the database.", "memories": []}))
+    env = _env(palace_home, fake_server)
+    fake_server.add(Step(text="PostgreSQL 16 it is, with the outbox pattern."))
+    assert _palace(["chat"], env, "我们的数据库用 PostgreSQL 16, decided today\n/exit\n").returncode == 0
+    first_id = next((palace_home / "sessions").glob("*.md")).stem
+    fake_server.add(
+        Step(tool_calls=[("MemoryRecall", json.dumps({"query": "数据库"}))]),
+        Step(text="We chose PostgreSQL 16."),
+    )
+    done = _palace(["chat"], env, "Which database did we pick last time?\n/recall PostgreSQL\n/exit\n")
+    assert done.returncode == 0, done.stderr
+    tool_result = [m for m in fake_server.requests[-1]["messages"] if m["role"] == "tool"][-1]["content"]
+    assert "PostgreSQL 16" in tool_result and len(tool_result.encode()) <= 2048
+    assert "Which database did we pick" not in tool_result  # the live session is not recalled
+    recall_output = done.stdout.split("Session archived:")[0]
+    assert first_id in recall_output  # /recall printed the earlier session as a hit
