@@ -19,15 +19,49 @@ import statistics
 import sys
 import tempfile
 import time
+from datetime import date
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from palace.recall import RecallIndex
 
-TECH = ["database", "postgres", "mysql", "sqlite", "redis", "cache", "index", "query", "migration", "schema", "table", "column", "transaction", "deadlock", "timeout", "latency", "throughput", "connection", "pool", "replica", "backup", "restore", "snapshot", "test", "fixture", "mock", "pytest", "coverage", "flaky", "assertion", "integration", "unit", "deploy", "docker", "kubernetes", "pod", "container", "image", "registry", "pipeline", "workflow", "runner", "build", "release", "version", "tag", "branch", "merge", "rebase", "commit", "review", "lint", "format", "type", "compiler", "borrow", "lifetime", "trait", "async", "await", "thread", "process", "queue", "worker", "scheduler", "cron", "retry", "backoff", "circuit", "breaker", "gateway", "proxy", "nginx", "certificate", "tls", "token", "session", "cookie", "login", "logout", "password", "hash", "encrypt", "secret", "config", "environment", "variable", "logging", "metrics", "tracing", "alert", "dashboard", "frontend", "component", "store", "router", "state", "props", "render", "hook", "effect", "layout", "css", "grid", "flex", "header", "modal", "form", "validation", "error", "exception", "stack", "trace", "memory", "leak", "profile", "flame", "graph", "cpu", "disk", "network", "socket", "websocket", "http", "request", "response", "header", "status", "endpoint", "api", "pagination", "cursor", "offset", "limit", "filter", "sort", "search", "ranking", "tokenizer", "stemmer", "parser", "lexer", "grammar", "syntax", "editor", "plugin", "extension", "terminal", "shell", "script", "python", "rust", "typescript", "javascript", "golang", "java", "kotlin", "swift", "vue", "react", "svelte", "tauri", "electron", "webpack", "vite", "bundle", "chunk", "asset", "upload", "download", "storage", "bucket", "object", "file", "folder", "path"]
-SYLLABLES = ["ka", "ro", "mi", "zu", "te", "na", "shi", "vo", "le", "pa", "qu", "ix", "an", "el", "or", "um", "fi", "go", "be", "da", "ty", "ne", "ru", "so"]
-ZH_WORDS = ["数据库", "连接池", "索引", "查询", "迁移", "缓存", "测试", "覆盖率", "部署", "容器", "镜像", "网关", "超时", "重试", "日志", "监控", "告警", "前端", "组件", "状态", "路由", "渲染", "性能", "内存", "泄漏", "线程", "进程", "队列", "调度", "任务", "证书", "令牌", "会话", "登录", "密码", "配置", "环境", "变量", "接口", "分页", "排序", "搜索", "分词", "解析", "编辑器", "插件", "终端", "脚本", "提交", "合并", "评审", "发布", "版本", "分支", "备份", "恢复", "快照", "事务", "死锁", "延迟", "吞吐", "我们", "需要", "已经", "应该", "可以", "因为", "所以", "但是", "然后", "问题", "方案", "修复", "优化", "调整", "检查", "发现", "原因", "结果", "用户", "服务"]
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+TECH = _words(
+    """
+    database postgres mysql sqlite redis cache index query migration schema table column transaction
+    deadlock timeout latency throughput connection pool replica backup restore snapshot test fixture
+    mock pytest coverage flaky assertion integration unit deploy docker kubernetes pod container image
+    registry pipeline workflow runner build release version tag branch merge rebase commit review lint
+    format type compiler borrow lifetime trait async await thread process queue worker scheduler cron
+    retry backoff circuit breaker gateway proxy nginx certificate tls token session cookie login logout
+    password hash encrypt secret config environment variable logging metrics tracing alert dashboard
+    frontend component store router state props render hook effect layout css grid flex header modal
+    form validation error exception stack trace memory leak profile flame graph cpu disk network socket
+    websocket http request response header status endpoint api pagination cursor offset limit filter
+    sort search ranking tokenizer stemmer parser lexer grammar syntax editor plugin extension terminal
+    shell script python rust typescript javascript golang java kotlin swift vue react svelte tauri
+    electron webpack vite bundle chunk asset upload download storage bucket object file folder path
+    """
+)
+SYLLABLES = _words(
+    """
+    ka ro mi zu te na shi vo le pa qu ix an el or um fi go be da ty ne ru so
+    """
+)
+ZH_WORDS = _words(
+    """
+    数据库 连接池 索引 查询 迁移 缓存 测试 覆盖率 部署 容器 镜像 网关 超时 重试 日志 监控 告警 前端
+    组件 状态 路由 渲染 性能 内存 泄漏 线程 进程 队列 调度 任务 证书 令牌 会话 登录 密码 配置
+    环境 变量 接口 分页 排序 搜索 分词 解析 编辑器 插件 终端 脚本 提交 合并 评审 发布 版本 分支
+    备份 恢复 快照 事务 死锁 延迟 吞吐 我们 需要 已经 应该 可以 因为 所以 但是 然后 问题 方案
+    修复 优化 调整 检查 发现 原因 结果 用户 服务
+    """
+)
 ZH_GLUE = "的了是在和也就都把被给让从对".replace("", " ").split()
 
 
@@ -79,16 +113,24 @@ class Generator:
         rng = self.rng
         zh = rng.random() < 0.1
         turns = rng.randint(4, 12)
-        lines = [
-            {"type": "session", "id": ident, "started": f"{day}T09:00:00+00:00", "model": "m", "wing": None,
-             "pid": 1, "host": "bench"}
+        lines: list[dict[str, object]] = [
+            {
+                "type": "session",
+                "id": ident,
+                "started": f"{day}T09:00:00+00:00",
+                "model": "m",
+                "wing": None,
+                "pid": 1,
+                "host": "bench",
+            }
         ]
         for i in range(turns):
             role = "user" if i % 2 == 0 else "assistant"
             size = rng.randint(8, 40) if role == "user" else rng.randint(30, 140)
             text = self.chinese(size // 2) if zh else self.english(size)
-            lines.append({"type": "message", "ts": f"{day}T09:{i:02d}:00+00:00",
-                          "message": {"role": role, "content": text}})
+            lines.append(
+                {"type": "message", "ts": f"{day}T09:{i:02d}:00+00:00", "message": {"role": role, "content": text}}
+            )
         lines.append({"type": "end", "ts": f"{day}T09:59:00+00:00"})
         (folder / f"{day}-{ident}.jsonl").write_text(
             "".join(json.dumps(o, ensure_ascii=False) + "\n" for o in lines), encoding="utf-8"
@@ -144,7 +186,7 @@ def main() -> int:
         started = time.perf_counter()
         base = 738000  # ordinal of a date in 2021
         for i in range(args.sessions):
-            day = _day(base + i * 1500 // max(args.sessions, 1))
+            day = day_of(base + i * 1500 // max(args.sessions, 1))
             gen.session(folder, day, f"{i:08x}")
         gen_seconds = time.perf_counter() - started
         files = sorted(folder.iterdir())
@@ -155,10 +197,10 @@ def main() -> int:
         started = time.perf_counter()
         stats = index.refresh()
         build = time.perf_counter() - started
-        db_mb = index.path.stat().st_size / 1e6
+        db_mb = sum(p.stat().st_size for p in index.path.parent.glob(index.path.name + "*")) / 1e6
         print(f"index build: {build:.1f} s ({stats.added} files; index {db_mb:.1f} MB)")
 
-        gen.session(folder, _day(base + 1501), "ffffffff", fresh=True)
+        gen.session(folder, day_of(base + 1501), "ffffffff", fresh=True)
         started = time.perf_counter()
         stats = index.refresh()
         catch_up = time.perf_counter() - started
@@ -184,6 +226,14 @@ def main() -> int:
             f"{results} with results"
         )
         index.close()
+        fresh = RecallIndex(home)
+        started = time.perf_counter()
+        fresh.search(queries[0])
+        print(
+            f"first search of a new process (a full stat scan of {len(files) + 2} files): "
+            f"{(time.perf_counter() - started) * 1000:.0f} ms"
+        )
+        fresh.close()
 
         scan_times = []
         for q in queries[: args.scan_queries]:
@@ -200,9 +250,7 @@ def main() -> int:
     return 0
 
 
-def _day(ordinal: int) -> str:
-    from datetime import date
-
+def day_of(ordinal: int) -> str:
     return date.fromordinal(ordinal).isoformat()
 
 

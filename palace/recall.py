@@ -12,12 +12,16 @@ Text is tokenised here, not by SQLite, so the index and the query side agree exa
 
 The terms are stored space-separated in an FTS5 column; queries are OR-ed terms built here (the user's
 text never reaches FTS5 syntax), stop words (English, Chinese particles) dropped. Every message, summary
-and memory entry is its own document. FTS5 picks the candidate documents; they are scored here with
-BM25 over all query terms (summaries weighted up), then each session scores the diminishing sum of its
-best documents, scaled by how much of the query (idf-weighted) the session covers as a whole, with a
-mild recency tie-break. Memory entries rank as their own sources, one per room.
+and memory entry is its own document; a document's rowid is its file's id << DOC_BITS | its number.
 
-Nothing here logs content. Snippets are redacted with `palace.memory.secrets.redact`.
+A search (1) shortlists session files inside SQLite from the posting lists alone, by the idf-weighted
+share of the query each covers; (2) reads every document of the shortlisted sessions; (3) scores them
+with BM25 over all query terms, summaries weighted up, and ranks each session by its best documents (a
+steeply diminishing sum) times its coverage of the query, with a mild recency tie-break. Memory entries
+that hold a query term are scored the same way and rank as their own sources, one per room.
+
+Secrets: text is redacted with `palace.memory.secrets.redact` before it is stored, so snippets are too;
+the index is rebuilt when the secret patterns change; format_hits redacts once more. Nothing here logs.
 """
 
 from __future__ import annotations
@@ -28,9 +32,11 @@ import math
 import os
 import re
 import sqlite3
+import stat
 import threading
 import time
 import unicodedata
+import zlib
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -39,7 +45,7 @@ from typing import TypeVar
 
 from palace.errors import RecallError
 from palace.memory.halls import parse_hall
-from palace.memory.secrets import redact
+from palace.memory.secrets import SECRET_KINDS, redact
 
 __all__ = [
     "MAX_LIMIT",
@@ -53,18 +59,19 @@ __all__ = [
     "tokenize",
 ]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # bump when the tables or the tokenizer change: older index files are rebuilt
 MAX_LIMIT = 20
 MAX_QUERY_CHARS = 1000
 MAX_QUERY_TERMS = 32
 MAX_DOC_CHARS = 20_000  # a pasted log is indexed (and shown) up to this many characters
 SNIPPET_CHARS = 220
-CANDIDATES = 10  # documents fetched from FTS5 per requested result, before per-session aggregation
-MIN_CANDIDATES = 100
-MATCH_ROW_BUDGET = 10_000  # documents FTS5 may rank per query before the commonest terms stop selecting
+TERM_ROW_LIMIT = 30_000  # a term in more documents than this only counts for the shortlisted ones
+SHORTLIST = 2  # sessions scored exactly per requested result (at least MIN_SHORTLIST)
+MIN_SHORTLIST = 10
+DOC_BITS = 20  # a document's rowid is its file's id << DOC_BITS | its number in the file
 BATCH_FILES = 200  # files re-indexed per write transaction (keeps the write lock short)
-FULL_SCAN_SECONDS = 60.0  # without a directory change, every journal is re-stat'ed at most this often
-HOT_JOURNAL_SECONDS = 2 * 86400  # journals touched this recently are stat'ed at every use
+FULL_SCAN_SECONDS = 600.0  # every session file is re-stat'ed at least this often (in-place edits)
+HOT_SECONDS = 2 * 86400  # session files written this recently are stat'ed at every use
 
 _SESSION_FILE = re.compile(r"^(\d{4}-\d{2}-\d{2})-([0-9A-Za-z]{1,32})\.(jsonl|md)$")
 MEMORIES_FILE = "memories.md"
@@ -72,7 +79,7 @@ MEMORIES_FILE = "memories.md"
 # Relative weight of a document by kind before aggregation.
 _KIND_WEIGHT = {"summary": 1.6, "user": 1.0, "assistant": 0.9}
 _MEMORY_WEIGHT = 1.0
-_DECAY = 0.5  # weight of the n-th best document of a session: _DECAY ** n
+_DECAY = 0.15  # weight of the n-th best document of a session: _DECAY ** n (0.5 and 0.3 ranked worse)
 _MAX_DOCS_PER_SOURCE = 6
 _K1, _B = 1.2, 0.75  # BM25 term-frequency saturation and length normalisation
 _COVERAGE_FLOOR = 0.2  # score factor (squared) of a source covering almost none of the query
@@ -147,30 +154,6 @@ def _cjk_terms(run: str) -> list[str]:
     if len(run) == 1:
         return [run]
     return [run[i : i + 2] for i in range(len(run) - 1)] + [run[-1]]
-
-
-def _iter_tokens(text: str) -> Iterator[tuple[str, int, int, bool]]:
-    """(normalised piece, start, end, is_cjk) for each word or CJK run of text, with raw offsets."""
-    for match in _WORD.finditer(text):
-        raw = match.group()
-        start = match.start()
-        if raw.isascii():
-            yield raw.lower(), start, match.end(), False
-            continue
-        if _HAS_CJK.search(raw) is None:
-            for piece in _WORD.findall(_norm(raw)):
-                yield piece, start, match.end(), False
-            continue
-        pos = 0
-        for run in _CJK_RUN.finditer(raw):
-            if run.start() > pos:
-                for piece in _WORD.findall(_norm(raw[pos : run.start()])):
-                    yield piece, start + pos, start + run.start(), False
-            yield _norm(run.group()), start + run.start(), start + run.end(), True
-            pos = run.end()
-        if pos < len(raw):
-            for piece in _WORD.findall(_norm(raw[pos:])):
-                yield piece, start + pos, match.end(), False
 
 
 def _pieces(text: str) -> Iterator[tuple[str, bool]]:
@@ -346,7 +329,6 @@ _BOLD_PATH = re.compile(r"^\*\*(.+?)\*\*:?\s*")
 def _parse_archive(text: str, day: str) -> list[_Doc]:
     sections: dict[str, list[str]] = {}
     current: str | None = None
-    preamble: list[str] = []
     fence: str | None = None
     for line in text.splitlines():
         marker = _FENCE.match(line)
@@ -358,9 +340,7 @@ def _parse_archive(text: str, day: str) -> list[_Doc]:
             sections.setdefault(current, [])
         elif heading and len(heading.group(1)) == 1:
             continue
-        elif current is None:
-            preamble.append(line)
-        else:
+        elif current is not None:
             sections[current].append(line)
     parts: list[str] = []
     summary = "\n".join(sections.get("summary", [])).strip()
@@ -435,28 +415,35 @@ def _read_file(path: Path, kind: str, day: str) -> tuple[list[_Doc], int, int] |
     return docs, st.st_size, st.st_mtime_ns
 
 
-def _hot_journals(found: _Found, now: float) -> list[str]:
-    """Journals that may still be appended to: no archive yet, newer than it, or written recently."""
-    recent = int((now - HOT_JOURNAL_SECONDS) * 1e9)
+def _hot_files(found: _Found, now: float) -> list[str]:
+    """Files that may still change in place: journals without an archive or newer than it (a live or
+    resumed session), and any session file written in the last HOT_SECONDS."""
+    recent = int((now - HOT_SECONDS) * 1e9)
     archives = {meta[1]: meta[4] for meta in found.values() if meta[0] == "archive"}
     hot = []
     for rel, (kind, source, _day, _size, mtime) in found.items():
-        if kind == "journal" and (mtime > recent or mtime > archives.get(source, -1)):
+        if mtime > recent or (kind == "journal" and mtime > archives.get(source, -1)):
             hot.append(rel)
     return hot
 
 
+_CLASSIFIED: dict[str, tuple[str, str, str] | None] = {}
+
+
 def _classify(name: str) -> tuple[str, str, str] | None:
     """(kind, source, date) of a file name under sessions/, or None for files recall ignores."""
+    if name in _CLASSIFIED:
+        return _CLASSIFIED[name]
+    result = None
     match = _SESSION_FILE.match(name)
-    if match is None:
-        return None
-    day, ident, ext = match.groups()
-    try:
-        date.fromisoformat(day)
-    except ValueError:
-        return None
-    return ("journal" if ext == "jsonl" else "archive"), f"{day}-{ident}", day
+    if match is not None:
+        day, ident, ext = match.groups()
+        with contextlib.suppress(ValueError):
+            date.fromisoformat(day)
+            result = ("journal" if ext == "jsonl" else "archive"), f"{day}-{ident}", day
+    if len(_CLASSIFIED) < 1_000_000:
+        _CLASSIFIED[name] = result
+    return result
 
 
 # --------------------------------------------------------------------------------------------------
@@ -499,24 +486,32 @@ def _where(kind: str) -> str:
 def _snippet(text: str, terms: Collection[QueryTerm], width: int = SNIPPET_CHARS) -> str:
     """The part of text around its densest cluster of query terms, one line, redacted.
 
-    Callers pass text that was redacted when indexed, so no cut can leave half a secret behind."""
+    The text comes from the index, which holds text redacted with the current secret patterns (see
+    `_index_version`), so the snippet is redacted and no cut can leave half a secret behind."""
     flat = " ".join(text.split())
     if len(flat) <= width:
-        return redact(flat)
-    exact = {t.text for t in terms if not t.prefix}
-    prefixes = tuple(t.text for t in terms if t.prefix)
+        return flat
+    # Find where each term may start with str.find (a stem minus its last letter is a prefix of every
+    # word it stems from), then confirm a word by stemming it.
+    lowered = flat.lower()
+    if len(lowered) != len(flat):  # a few characters change length when lowered: keep the offsets
+        lowered = flat
     hits: list[tuple[int, str]] = []
-    for piece, start, _end, is_cjk in _iter_tokens(flat):
-        if is_cjk:
-            for i, term in enumerate(_cjk_terms(piece)):
-                if term in exact or (prefixes and term.startswith(prefixes)):
-                    hits.append((start + i, term))
-        else:
-            term = stem(piece)
-            if term in exact:
-                hits.append((start, term))
-        if len(hits) > 400:
-            break
+    for term in terms:
+        cjk = _HAS_CJK.search(term.text) is not None
+        needle = term.text if cjk else term.text[:-1] or term.text
+        pos = lowered.find(needle)
+        while pos != -1 and len(hits) < 400:
+            if cjk:
+                hits.append((pos, term.text))
+            elif pos == 0 or not (lowered[pos - 1].isalnum() or lowered[pos - 1] == "_"):
+                word = _WORD.match(lowered, pos)
+                if word is not None:
+                    text_word = _CJK_RUN.split(word.group(), maxsplit=1)[0]
+                    if stem(_norm(text_word)) == term.text:
+                        hits.append((pos, term.text))
+            pos = lowered.find(needle, pos + 1)
+    hits.sort()
     anchor = 0
     if hits:
         best = -1
@@ -533,8 +528,7 @@ def _snippet(text: str, terms: Collection[QueryTerm], width: int = SNIPPET_CHARS
     if end < len(flat):
         space = flat.rfind(" ", end - 20, end)
         end = space if space > start else end
-    # The stored text was redacted when indexed; the window is redacted again in case the patterns grew.
-    return ("…" if start > 0 else "") + redact(flat[start:end].strip()) + ("…" if end < len(flat) else "")
+    return ("…" if start > 0 else "") + flat[start:end].strip() + ("…" if end < len(flat) else "")
 
 
 def _utf8_len(text: str) -> int:
@@ -571,12 +565,13 @@ def format_hits(hits: list[RecallHit], *, max_bytes: int = 2048, query: str | No
     # Each snippet gets a fair share of the room, so that one long snippet cannot crowd out the rest.
     share = max(120, (max_bytes - used) // min(total, 6) - 60)
     for source, group in groups.items():
-        label = "memories.md" if source == MEMORIES_FILE else f"session {redact(source)}"
-        header = f"[{group[0].date}] {label}"
+        memories = source == MEMORIES_FILE
+        header = "memories.md" if memories else f"[{group[0].date}] session {redact(source)}"
         for i, hit in enumerate(group):
             left = total - shown
             reserve = _utf8_len(f"\n({left} more not shown)") if left > 1 else 0
-            prefix = f"  - {redact(hit.where)}: "
+            dated = f" [{hit.date}]" if memories else ""  # entries of one file carry their own dates
+            prefix = f"  - {redact(hit.where)}{dated}: "
             head = ("\n" + header) if i == 0 else ""
             budget = max_bytes - used - reserve - _utf8_len(head) - 1 - _utf8_len(prefix)
             if budget < 24:
@@ -608,7 +603,7 @@ def _neg_date(day: str) -> int:
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS file (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     path TEXT NOT NULL UNIQUE,
     kind TEXT NOT NULL,
     source TEXT NOT NULL,
@@ -631,6 +626,14 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, row);
 """
+
+
+def _index_version() -> int:
+    """The index format: the schema version and the secret patterns its text was redacted with. When
+    either changes, the index is rebuilt, so it never keeps a secret that redact() now recognises."""
+    fingerprint = f"{SCHEMA_VERSION}|" + "|".join(kind.pattern.pattern for kind in SECRET_KINDS)
+    return zlib.crc32(fingerprint.encode("utf-8")) & 0x7FFFFFFF or 1
+
 
 _CORRUPT_CODES = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB (primary result codes)
 
@@ -674,6 +677,8 @@ class RecallIndex:
         self._conn: sqlite3.Connection | None = None
         self._dir_mtime: int | None = None
         self._hot: list[str] = []
+        self._names: dict[str, int] = {}
+        self._files: dict[int, tuple[str, str]] = {}  # file id -> (source, kind)
         self._last_full = 0.0
         self._doc_count: int | None = None
         self._rebuilt = False
@@ -711,18 +716,25 @@ class RecallIndex:
             conn.execute("PRAGMA busy_timeout = 15000")
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
+            expected = _index_version()
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version != SCHEMA_VERSION:
+            if version != expected:
                 conn.execute("BEGIN IMMEDIATE")
                 try:
                     version = conn.execute("PRAGMA user_version").fetchone()[0]
-                    if version != SCHEMA_VERSION:
+                    if version != expected:
                         for table in ("fts_vocab", "fts", "doc", "file"):
                             conn.execute(f"DROP TABLE IF EXISTS {table}")
                         for statement in _SCHEMA.split(";"):
                             if statement.strip():
                                 conn.execute(statement)
-                        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                        # File ids (and so document rowids) of a rebuilt index never repeat earlier ones,
+                        # so that an id cached by a process that still has the old index open stays unique.
+                        conn.execute("DELETE FROM sqlite_sequence WHERE name = 'file'")
+                        conn.execute(
+                            "INSERT INTO sqlite_sequence (name, seq) VALUES ('file', ?)", (int(time.time() * 1000),)
+                        )
+                        conn.execute(f"PRAGMA user_version = {expected}")
                     conn.execute("COMMIT")
                 except BaseException:
                     with contextlib.suppress(sqlite3.Error):
@@ -747,6 +759,7 @@ class RecallIndex:
                 os.unlink(f"{self.path}{suffix}")
         self._dir_mtime = None
         self._doc_count = None
+        self._files.clear()
         self._rebuilt = True
 
     def close(self) -> None:
@@ -790,48 +803,59 @@ class RecallIndex:
 
     def _scan(self, conn: sqlite3.Connection) -> tuple[_Found, set[str] | None]:
         """The files to compare with the table: rel path -> (kind, source, date, size, mtime_ns), and
-        the set of paths looked at (None: a full scan, every indexed file was looked at)."""
+        the set of paths looked at (None: a full scan, every indexed file was looked at).
+
+        A full scan stats every session file (first use, then every FULL_SCAN_SECONDS). Otherwise a
+        changed directory mtime (a file added, removed or renamed into place) costs a listing of names
+        and inodes and a stat of the new or replaced ones, and the files that may change in place (see
+        _hot_files) are stat'ed at every use. An old, not hot file rewritten in place (same inode) is
+        seen at the next full scan."""
+        del conn  # the scan looks at the files only; _refresh compares with the table
         sessions = self.home / "sessions"
         try:
             dir_mtime: int | None = sessions.stat().st_mtime_ns
         except OSError:
             dir_mtime = None
         now = time.time()
-        full = self._dir_mtime is None or dir_mtime != self._dir_mtime or now - self._last_full > FULL_SCAN_SECONDS
+        full = self._dir_mtime is None or now - self._last_full > FULL_SCAN_SECONDS
         found: _Found = {}
         checked: set[str] | None = None
-        if full:
+        if full or dir_mtime != self._dir_mtime:
             # Read the directory's mtime before listing it: a file added meanwhile changes it again.
-            self._dir_mtime, self._last_full = dir_mtime, now
-            if dir_mtime is not None:
-                try:
-                    entries = list(os.scandir(sessions))
-                except OSError:
-                    entries = []
+            self._dir_mtime = dir_mtime
+            names: dict[str, int] = {}  # rel path -> inode (from the directory entry: no stat needed)
+            with contextlib.suppress(OSError), os.scandir(sessions) as entries:
                 for entry in entries:
-                    kind = _classify(entry.name)
-                    if kind is None:
-                        continue
-                    try:
-                        if not entry.is_file():
-                            continue
-                        st = entry.stat()
-                    except OSError:
-                        continue
-                    found["sessions/" + entry.name] = (*kind, st.st_size, st.st_mtime_ns)
-            self._hot = _hot_journals(found, now)
+                    if _classify(entry.name) is not None:
+                        names["sessions/" + entry.name] = entry.inode()
+            if full:
+                self._last_full = now
+                to_stat = set(names)
+            else:
+                # Added, removed, and replaced (renamed into place: a new inode) files, and the hot ones.
+                changed = {rel for rel, inode in names.items() if self._names.get(rel) != inode}
+                checked = changed | (self._names.keys() - names.keys()) | set(self._hot)
+                to_stat = checked & names.keys()
+            self._names = names
         else:
-            # No file was added or removed (that changes the directory's mtime): only journals that may
-            # still be growing need a look (no archive yet, written after it, or written recently).
             checked = set(self._hot)
-            for rel in checked:
-                kind = _classify(rel.rsplit("/", 1)[-1])
-                try:
-                    st = os.stat(self.home / rel)
-                except OSError:
-                    continue  # gone
-                if kind is not None:
-                    found[rel] = (*kind, st.st_size, st.st_mtime_ns)
+            to_stat = checked
+        for rel in to_stat:
+            kind = _classify(rel[len("sessions/") :])
+            if kind is None:
+                continue
+            try:
+                st = os.stat(self.home / rel)
+            except OSError:
+                continue  # gone meanwhile
+            if stat.S_ISREG(st.st_mode):
+                found[rel] = (*kind, st.st_size, st.st_mtime_ns)
+        if full:
+            self._hot = _hot_files(found, now)
+            self._files.clear()  # cheap to refill; keeps the cache honest after another process's rebuild
+        elif checked:
+            self._hot = sorted(set(self._hot) | {rel for rel in checked if rel in found})
+        if checked is not None:
             checked.add(MEMORIES_FILE)
         try:
             st = os.stat(self.home / MEMORIES_FILE)
@@ -847,10 +871,12 @@ class RecallIndex:
         if checked is None:
             rows = conn.execute("SELECT path, size, mtime_ns FROM file").fetchall()
         else:
-            marks = ",".join("?" * len(checked))
-            rows = conn.execute(
-                f"SELECT path, size, mtime_ns FROM file WHERE path IN ({marks})", sorted(checked)
-            ).fetchall()
+            rows = []
+            wanted = sorted(checked)
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                rows += conn.execute(f"SELECT path, size, mtime_ns FROM file WHERE path IN ({marks})", chunk).fetchall()
         known = {rel: (size, mtime) for rel, size, mtime in rows}
         gone = [rel for rel in known if rel not in found]
         todo = [rel for rel, meta in found.items() if known.get(rel) != (meta[3], meta[4])]
@@ -919,15 +945,17 @@ class RecallIndex:
         else:
             conn.execute("UPDATE file SET size = ?, mtime_ns = ? WHERE id = ?", (size, mtime, file_id))
             stats.changed += 1
-        for doc in docs:
+        self._files[file_id] = (source, kind)
+        for number, doc in enumerate(docs[: 1 << DOC_BITS]):
             terms = " ".join(tokenize(doc.text))
             if not terms:
                 continue
-            cur = conn.execute(
-                "INSERT INTO doc (file_id, source, date, kind, text, terms) VALUES (?, ?, ?, ?, ?, ?)",
-                (file_id, source, doc.date, doc.kind, doc.text, terms),
+            rowid = file_id << DOC_BITS | number
+            conn.execute(
+                "INSERT INTO doc (id, file_id, source, date, kind, text, terms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (rowid, file_id, source, doc.date, doc.kind, doc.text, terms),
             )
-            conn.execute("INSERT INTO fts (rowid, terms) VALUES (?, ?)", (cur.lastrowid, terms))
+            conn.execute("INSERT INTO fts (rowid, terms) VALUES (?, ?)", (rowid, terms))
 
     # -- searching -------------------------------------------------------------------------------
 
@@ -967,6 +995,18 @@ class RecallIndex:
             freqs[term] = min(int(row[0] or 0), total) if row else 0
         return freqs, total
 
+    def _file_info(self, conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, tuple[str, str]]:
+        """file id -> (source, kind), cached (ids are never reused: the table is AUTOINCREMENT)."""
+        missing = [i for i in ids if i not in self._files]
+        for start in range(0, len(missing), 500):
+            chunk = missing[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for file_id, source, kind in conn.execute(
+                f"SELECT id, source, kind FROM file WHERE id IN ({marks})", chunk
+            ):
+                self._files[file_id] = (source, kind)
+        return self._files
+
     def _search(
         self,
         conn: sqlite3.Connection,
@@ -980,51 +1020,94 @@ class RecallIndex:
         present = [t for t in terms if freqs[t] > 0]
         if not present:
             return []
-        # idf weights for coverage; a CJK word of n bigrams weighs about as much as one English word.
+        # idf weights; a CJK word of n bigrams weighs about as much as one English word.
         sizes: dict[int, int] = {}
         for term in terms:
             sizes[term.group] = sizes.get(term.group, 0) + 1
         weights = {
             t: math.log(1 + (total - freqs[t] + 0.5) / (freqs[t] + 0.5)) / math.sqrt(sizes[t.group]) for t in terms
         }
-        # Ranking every document that holds a very common term costs time for little: such terms still
-        # count for coverage below, but only the rarer ones select candidates (within a row budget).
-        selecting: list[QueryTerm] = []
-        rows_budget = MATCH_ROW_BUDGET
+        bits = {t: 1 << i for i, t in enumerate(present)}
+        total_weight = sum(weights.values()) or 1.0
+        row = conn.execute("SELECT id FROM file WHERE path = ?", (MEMORIES_FILE,)).fetchone()
+        memories_id = int(row[0]) if row else None
+
+        # 1. Shortlist session files inside SQLite from the FTS5 posting lists alone (ranking each
+        #    matching document with bm25 costs a lookup per document): the idf-weighted share of the
+        #    query a file covers; among equals, the most recently indexed. A term in very many documents
+        #    is not listed (unless it is the rarest); it still counts when the shortlist is scored.
+        listed: list[QueryTerm] = []
         for term in sorted(present, key=lambda t: freqs[t]):
-            if selecting and freqs[term] > rows_budget:
-                continue
-            selecting.append(term)
-            rows_budget -= freqs[term]
-        expression = _match_expression(selecting)
-        params: list[object] = [expression]
-        # Rank inside FTS5 first (rowid and score only), then read the few winners' rows.
-        if since is None and until is None and not exclude:
-            inner = "SELECT rowid AS id, rank AS r FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ?"
-        else:
-            inner = (
-                "SELECT f.rowid AS id, bm25(fts) AS r FROM fts AS f JOIN doc AS x ON x.id = f.rowid WHERE fts MATCH ?"
-            )
+            if listed and freqs[term] > TERM_ROW_LIMIT:
+                break
+            listed.append(term)
+        postings = " UNION ALL ".join(
+            "SELECT DISTINCT rowid >> ? AS fid, ? AS w FROM fts WHERE fts MATCH ?" for _t in listed
+        )
+        params: list[object] = []
+        for term in listed:
+            params += [DOC_BITS, weights[term], _match_expression([term])]
+        sql = f"SELECT g.fid, g.cov AS e FROM (SELECT fid, sum(w) AS cov FROM ({postings}) GROUP BY fid) AS g"
+        conditions = ["g.fid IS NOT ?"]
+        params.append(memories_id)
+        if since is not None or until is not None or exclude:
+            sql += " JOIN file AS f ON f.id = g.fid"
             if since is not None:
-                inner += " AND x.date >= ?"
+                conditions.append("substr(f.source, 1, 10) >= ?")
                 params.append(_day(since).isoformat())
             if until is not None:
-                inner += " AND x.date <= ?"
+                conditions.append("substr(f.source, 1, 10) <= ?")
                 params.append(_day(until).isoformat())
             if exclude:
-                inner += f" AND x.source NOT IN ({','.join('?' * len(exclude))})"
+                conditions.append(f"f.source NOT IN ({','.join('?' * len(exclude))})")
                 params.extend(sorted(exclude))
-            inner += " ORDER BY r LIMIT ?"
-        params.append(max(MIN_CANDIDATES, CANDIDATES * limit))
-        sql = f"SELECT c.id, c.r, d.source, d.date, d.kind, d.terms FROM ({inner}) AS c JOIN doc AS d ON d.id = c.id"
-        # Score the candidates here with BM25 over all query terms (FTS5's own bm25 only picked them, and
-        # its idf vanishes for terms in over half the documents, as in a young palace).
-        rows = conn.execute(sql, params).fetchall()
-        needles = [(1 << i, f" {t.text}" if t.prefix else f" {t.text} ", weights[t]) for i, t in enumerate(present)]
+        sql += " WHERE " + " AND ".join(conditions) + " ORDER BY e DESC, g.fid DESC LIMIT ?"
+        params.append(max(MIN_SHORTLIST, SHORTLIST * limit))
+        shortlisted = [file_id for file_id, _estimate in conn.execute(sql, params)]
+
+        # 2. Read every document of the shortlisted sessions (journal and archive), and the memory
+        #    entries that hold a query term.
+        files = self._file_info(conn, shortlisted)
+        names = sorted({files[i][0] for i in shortlisted if i in files})
+        rows: list[tuple[int, str, str, str]] = []
+        for start in range(0, len(names), 500):
+            chunk = names[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows += conn.execute(
+                "SELECT d.id, d.date, d.kind, d.terms FROM file AS f JOIN doc AS d ON d.file_id = f.id "
+                f"WHERE f.source IN ({marks})",
+                chunk,
+            ).fetchall()
+        if memories_id is not None and MEMORIES_FILE not in exclude:
+            rows += conn.execute(
+                "SELECT id, date, kind, terms FROM doc WHERE id IN "
+                "(SELECT rowid FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid < ?)",
+                (_match_expression(present), memories_id << DOC_BITS, (memories_id + 1) << DOC_BITS),
+            ).fetchall()
+        files = self._file_info(conn, {rowid >> DOC_BITS for rowid, *_rest in rows})
+        low = _day(since).isoformat() if since is not None else ""
+        high = _day(until).isoformat() if until is not None else "9999"
+
+        # 3. Score them exactly: BM25 over every query term (term frequency, length), summaries weighted
+        #    up, then per source a diminishing sum of its best documents times its coverage of the query.
+        coverage_of: dict[int, float] = {}
+
+        def coverage(mask: int) -> float:
+            value = coverage_of.get(mask)
+            if value is None:
+                covered = sum(weights[t] for t in present if mask & bits[t])
+                value = coverage_of[mask] = covered / total_weight
+            return value
+
+        needles = [(bits[t], f" {t.text}" if t.prefix else f" {t.text} ", weights[t]) for t in present]
         lengths = [doc_terms.count(" ") + 1 for *_rest, doc_terms in rows]
         average = sum(lengths) / len(lengths) if lengths else 1.0
         groups: dict[str, _Group] = {}
-        for (rowid, _rank, source, day, kind, doc_terms), length in zip(rows, lengths, strict=True):
+        for (rowid, day, kind, doc_terms), length in zip(rows, lengths, strict=True):
+            info = files.get(rowid >> DOC_BITS)
+            if info is None or not low <= day <= high:
+                continue
+            source = info[0]
             padded = f" {doc_terms} "
             norm = _K1 * (1 - _B + _B * length / average)
             mask = 0
@@ -1034,34 +1117,25 @@ class RecallIndex:
                 if tf:
                     mask |= bit
                     score += weight * tf * (_K1 + 1) / (tf + norm)
+            if not mask:
+                continue
             score *= _KIND_WEIGHT.get(kind, _MEMORY_WEIGHT)
-            key = f"{source}\0{kind}" if kind.startswith("memory:") else source
-            group = groups.get(key)
+            name = f"{source}\0{kind}" if kind.startswith("memory:") else source  # one result per memory room
+            group = groups.get(name)
             if group is None:
-                groups[key] = _Group(source, [score], mask, score, rowid, kind, day, mask)
+                groups[name] = _Group(source, [score], mask, score, rowid, kind, day, mask)
             else:
                 group.scores.append(score)
                 group.mask |= mask
                 if score > group.best:
                     group.best, group.rowid, group.kind, group.date, group.best_mask = score, rowid, kind, day, mask
-        if not groups:
-            return []
-        total_weight = sum(weights.values()) or 1.0
-        coverage_of: dict[int, float] = {}
         today = date.today().toordinal()
-        ordinals: dict[str, int] = {}
         ranked: list[tuple[float, int, _Group]] = []
         for group in groups.values():
             scores = sorted(group.scores, reverse=True)[:_MAX_DOCS_PER_SOURCE]
             aggregate = sum(value * _DECAY**i for i, value in enumerate(scores))
-            coverage = coverage_of.get(group.mask)
-            if coverage is None:
-                covered = sum(weights[t] for i, t in enumerate(present) if group.mask >> i & 1)
-                coverage = coverage_of[group.mask] = covered / total_weight
-            score = aggregate * (_COVERAGE_FLOOR + (1 - _COVERAGE_FLOOR) * coverage) ** 2
-            ordinal = ordinals.get(group.date)
-            if ordinal is None:
-                ordinal = ordinals[group.date] = -_neg_date(group.date)
+            score = aggregate * (_COVERAGE_FLOOR + (1 - _COVERAGE_FLOOR) * coverage(group.mask)) ** 2
+            ordinal = -_neg_date(group.date)
             age = max(0, today - ordinal) if ordinal else 3650
             score *= 1.0 + _RECENCY / (1.0 + age / 90.0)  # a mild preference for recent sessions
             ranked.append((score, ordinal, group))
@@ -1070,7 +1144,7 @@ class RecallIndex:
         for score, _ordinal, group in ranked[:limit]:
             row = conn.execute("SELECT text FROM doc WHERE id = ?", (group.rowid,)).fetchone()
             text = row[0] if row else ""
-            shown = [t for i, t in enumerate(present) if group.best_mask >> i & 1]
+            shown = [t for t in present if group.best_mask & bits[t]]
             hits.append(
                 RecallHit(
                     source=group.source,
@@ -1097,7 +1171,8 @@ def _validate(query: object, limit: object, since: object, until: object) -> lis
         raise RecallError(f"recall since ({_day(since)}) is after until ({_day(until)})")
     terms = query_terms(query)
     if not terms:
-        raise RecallError(f'recall query "{" ".join(query.split())[:80]}" has no words to search for')
+        shown = " ".join(query.split())[:80]
+        raise RecallError(f"recall query has no words to search for, only punctuation or symbols: {shown}")
     return terms
 
 

@@ -66,8 +66,7 @@ def write_palace(home: Path) -> None:
             (folder / f"{source}.jsonl").write_text(body, encoding="utf-8")
         if session["files"] in ("both", "archive"):
             memories = "\n".join(
-                f"- **{item.split(': ', 1)[0]}**: {item.split(': ', 1)[1]} (extracted)"
-                for item in session["memories"]
+                f"- **{item.split(': ', 1)[0]}**: {item.split(': ', 1)[1]} (extracted)" for item in session["memories"]
             )
             archive = (
                 f"# Session {day} · {session['id']}\n\n"
@@ -88,8 +87,7 @@ def baseline_ranking(home: Path, palace_tokens: bool = False) -> dict[str, list[
     separates what the tokenizer gains from what message-level ranking gains."""
     conn = sqlite3.connect(":memory:")
     conn.execute("CREATE VIRTUAL TABLE s USING fts5(source UNINDEXED, body)")
-    for session in SESSIONS:
-        source = session_source(session)
+    for source in sorted({path.name.split(".")[0] for path in (home / "sessions").iterdir()}):
         parts: list[str] = []
         journal = home / "sessions" / f"{source}.jsonl"
         archive = home / "sessions" / f"{source}.md"
@@ -108,18 +106,16 @@ def baseline_ranking(home: Path, palace_tokens: bool = False) -> dict[str, list[
     for question, _key in QUESTIONS:
         words = [t.text for t in recall.query_terms(question)] if palace_tokens else re.findall(r"\w+", question)
         expression = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
-        rows = conn.execute(
-            "SELECT source FROM s WHERE s MATCH ? ORDER BY bm25(s) LIMIT 20", (expression,)
-        ).fetchall()
+        rows = conn.execute("SELECT source FROM s WHERE s MATCH ? ORDER BY bm25(s) LIMIT 20", (expression,)).fetchall()
         out[question] = [r[0] for r in rows]
     return out
 
 
-def palace_ranking(home: Path) -> dict[str, list[str]]:
+def palace_ranking(home: Path, limit: int = 20) -> dict[str, list[str]]:
     index = RecallIndex(home)
     try:
         index.refresh()
-        return {q: [h.source for h in index.search(q, limit=20)] for q, _key in QUESTIONS}
+        return {q: [h.source for h in index.search(q, limit=limit)] for q, _key in QUESTIONS}
     finally:
         index.close()
 
@@ -147,6 +143,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--verbose", action="store_true", help="list the questions not ranked first")
     parser.add_argument("--ablate", action="store_true", help="also score palace.recall without parts of its ranking")
+    parser.add_argument(
+        "--distractors",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also hide the sessions among N synthetic ones (bench_recall's generator) and ask again with limit=5",
+    )
     args = parser.parse_args()
     by_key = {s["key"]: session_source(s) for s in SESSIONS}
     assert all(key in by_key for _q, key in QUESTIONS), "a question names an unknown session"
@@ -169,6 +172,18 @@ def main() -> int:
                     ablations.append((name, score(palace_ranking(home), by_key)))
                 finally:
                     setattr(recall, attr, saved)
+        crowd = None
+        if args.distractors:
+            sys.path.insert(0, str(HERE.parent))
+            from bench_recall import Generator, day_of
+
+            generator = Generator(11)
+            for i in range(args.distractors):
+                generator.session(home / "sessions", day_of(738000 + i * 1500 // args.distractors), f"d{i:07x}")
+            crowd = (
+                score(palace_ranking(home, limit=5), by_key),
+                score(baseline_ranking(home), by_key),
+            )
     ours = score(ours_ranked, by_key)
     base = score(base_ranked, by_key)
     zh = sum(1 for q, _k in QUESTIONS if ZH.search(q))
@@ -185,6 +200,10 @@ def main() -> int:
             print(f"{name + ', ' + label:44}{at1:8.1%}  {at5:8.1%}")
     for name, result in ablations:
         print(f"{'palace.recall, ' + name:44}{result[0]:8.1%}  {result[1]:8.1%}")
+    if crowd is not None:
+        print(f"among {args.distractors} synthetic distractor sessions:")
+        print(f"{'palace.recall (limit=5)':44}{crowd[0][0]:8.1%}  {crowd[0][1]:8.1%}")
+        print(f"{'baseline: BM25 whole sessions':44}{crowd[1][0]:8.1%}  {crowd[1][1]:8.1%}")
     if args.verbose:
         for name, result in (("palace.recall", ours), ("baseline", base)):
             print(f"{name}: not first ({len(result[2])})")

@@ -144,8 +144,7 @@ SESSIONS: list[dict[str, Any]] = [
         "drill: 14 minutes, counts matched). WAL archiving (wal-g or pgBackRest) noted as a later step.",
         "memories": ["billing/Workflow Patterns/backups: monthly restore drill of the billing dump"],
         "turns": [
-            "We have no tested backups for the billing Postgres. What's a sane setup for a single 40GB "
-            "instance?",
+            "We have no tested backups for the billing Postgres. What's a sane setup for a single 40GB instance?",
             "Nightly logical dumps with pg_dump -Fc (custom format, compressed, allows parallel restore) "
             "uploaded to S3 with a lifecycle rule (30 daily, 12 monthly). For point-in-time recovery add WAL "
             "archiving with pgBackRest or wal-g. And the important part: a scheduled restore drill.",
@@ -170,8 +169,7 @@ SESSIONS: list[dict[str, Any]] = [
             "test_invoice_due_date fails about once a week in CI and never locally.",
             "Intermittent failures that depend on the day usually mean the test uses the real clock. Does "
             "the code call datetime.now() or date.today()? And what timezone does CI run in?",
-            "It calls date.today(), CI runs in UTC, I'm in UTC+8. It fails when CI runs shortly after "
-            "midnight UTC.",
+            "It calls date.today(), CI runs in UTC, I'm in UTC+8. It fails when CI runs shortly after midnight UTC.",
             'Freeze time in the test: with freezegun, @freeze_time("2026-03-16 23:30:00") and an explicit '
             "timezone. Better still, inject a clock into the invoice code so tests pass a fixed date instead "
             "of patching globals.",
@@ -422,8 +420,7 @@ SESSIONS: list[dict[str, Any]] = [
         "summary": "",
         "memories": [],
         "turns": [
-            "My React component re-renders forever and the network tab shows /api/stats called hundreds of "
-            "times.",
+            "My React component re-renders forever and the network tab shows /api/stats called hundreds of times.",
             "Probably a useEffect whose dependency array holds an object or function created during render: "
             "useEffect(() => fetchStats(filters), [filters]) where filters = { range, team } is a new object "
             "every render, so the effect runs, sets state, renders again, and so on.",
@@ -529,8 +526,7 @@ SESSIONS: list[dict[str, Any]] = [
             "(start)' and the entry just before it). git branch rescue HEAD@{5} (whatever the number is) "
             "creates a branch there. Then compare and push with --force-with-lease.",
             "Found it at HEAD@{7}. Restored.",
-            "Next time use --force-with-lease instead of --force, and git rebase --abort if the todo list looks "
-            "wrong.",
+            "Next time use --force-with-lease instead of --force, and git rebase --abort if the todo list looks wrong.",
         ],
     },
     {
@@ -563,8 +559,7 @@ SESSIONS: list[dict[str, Any]] = [
         "via LOG_LEVEL.",
         "memories": [],
         "turns": [
-            "We want JSON logs for the API so we can query them in Loki, and we must stop logging customer "
-            "emails.",
+            "We want JSON logs for the API so we can query them in Loki, and we must stop logging customer emails.",
             "Use structlog with a JSON renderer and the stdlib logging integration; bind request_id per request "
             "with contextvars. For PII add a processor before the renderer that masks keys like email, phone "
             "and card, plus a regex for email addresses inside messages.",
@@ -583,8 +578,7 @@ SESSIONS: list[dict[str, Any]] = [
         "(created_at, id), cursor base64-encoded; the admin UI keeps page numbers.",
         "memories": ["shop/Decisions/api: public API uses cursor pagination, admin keeps offsets"],
         "turns": [
-            "Clients paging through /orders with ?page=500 get slow responses and sometimes see the same order "
-            "twice.",
+            "Clients paging through /orders with ?page=500 get slow responses and sometimes see the same order twice.",
             "OFFSET pagination reads and discards all the previous rows, and inserts between requests shift "
             "the pages, hence duplicates and skips. Use keyset (cursor) pagination: order by (created_at, id) "
             "and pass the last seen pair as an opaque cursor: WHERE (created_at, id) < ($1, $2) ORDER BY "
@@ -647,7 +641,8 @@ SESSIONS: list[dict[str, Any]] = [
         "turns": [
             "团队想统一代码评审规范和提交信息格式，现在大家的提交信息五花八门。",
             "提交信息可以采用 Conventional Commits：feat、fix、docs、refactor、test、chore 加可选范围，"
-            "比如 feat(editor): 支持拖拽。配合 commitlint 和 husky 的 commit-msg 钩子自动检查，发布时还能自动生成变更日志。",
+            "比如 feat(editor): 支持拖拽。配合 commitlint 和 husky 的 commit-msg 钩子自动检查，"
+            "发布时还能自动生成变更日志。",
             "代码评审有什么规则？",
             "建议：每个合并请求不超过 400 行改动；至少一人批准才能合并；评审意见区分“必须修改”和“建议”；"
             "24 小时内给出第一轮反馈。",
@@ -803,7 +798,8 @@ SESSIONS: list[dict[str, Any]] = [
         "id": "0b1a9c26",
         "wing": None,
         "files": "both",
-        "summary": "零散问题：PostgreSQL 查看慢查询、Redis 查看内存占用、Nginx 重新加载配置、Go 交叉编译、前端打包体积分析。",
+        "summary": "零散问题：PostgreSQL 查看慢查询、Redis 查看内存占用、Nginx 重新加载配置、Go 交叉编译、"
+        "前端打包体积分析。",
         "memories": [],
         "turns": [
             "PostgreSQL 怎么看最慢的查询？",
