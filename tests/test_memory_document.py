@@ -201,9 +201,22 @@ def test_link_reference_definition_is_not_part_of_an_entry() -> None:
     assert (doc.entries[0].start, doc.entries[0].end) == (3, 4)
 
 
+def test_a_quote_interrupting_a_list_does_not_scramble_the_blocks() -> None:
+    # mistune, inside the list, lazily continues the quote into the empty `*` item and asks to continue "the
+    # last paragraph", which is the one before the list: palace refuses, so the blocks stay in order.
+    text = "Some text\n- Helix\n- Zed\n> ## Decisions\n> quoted\n*\n## Preferences\n\n### x\n- [2026-11-01] y\n"
+    doc = parse(text)
+    assert [kind for _, _, kind in doc.blocks] == [
+        "paragraph", "list", "block_quote", "list", "heading", "blank_line", "heading", "list",
+    ]
+    assert [b[0] for b in doc.blocks] == sorted(b[0] for b in doc.blocks)
+    assert entries(doc) == [(None, "Helix"), (None, "Zed"), (None, ""), ("Preferences/x", "y")]
+
+
 def test_parse_never_fails() -> None:
-    for data in [b"", b"\xef\xbb\xbf", b"\n\n\n", b"\r\n", b"\xff\xfe\x00", b"#", b"- ", b"```", b"<div>",
-                 b"## \r", b"\r", b"\t- x", b"- [2026-11-01]", b"\x00\x01", b"## ifai\n### Decisions\n#### x\n"]:
+    samples = [b"", b"\xef\xbb\xbf", b"\n\n\n", b"\r\n", b"\xff\xfe\x00", b"#", b"- ", b"```", b"<div>", b"## \r",
+               b"\r", b"\t- x", b"- [2026-11-01]", b"\x00\x01", b"## ifai\n### Decisions\n#### x\n"]
+    for data in samples:
         doc = Document.parse(data)
         assert doc.to_bytes() == data
 
@@ -215,7 +228,8 @@ SAMPLES = {
     "bom": b"\xef\xbb\xbf# Memories\n\n## Preferences\n\n### editors\n- [2026-11-01] Helix\n",
     "no-final-newline": b"# Memories\n\n## Preferences\n\n### editors\n- [2026-11-01] Helix",
     "crlf-bom-no-final": b"\xef\xbb\xbf## Preferences\r\n\r\n### editors\r\n- [2026-11-01] Helix",
-    "latin1-bytes": b"# Notes caf\xe9\n\n## Preferences\n\n### editors\n- [2026-11-01] Helix\n- [2026-11-02] \xff\xfe\n\nna\xefve\n",
+    "latin1-bytes": (b"# Notes caf\xe9\n\n## Preferences\n\n### editors\n- [2026-11-01] Helix\n"
+                     b"- [2026-11-02] \xff\xfe\n\nna\xefve\n"),
     "mixed-endings": b"# Memories\r\n\n## Preferences\r\n\r\n### editors\r\n- [2026-11-01] Helix\r\n",
     "lone-cr": b"# Memo\rries\n\n## Preferences\n\n### editors\n- [2026-11-01] Helix\n",
 }
@@ -320,3 +334,65 @@ def test_file_without_final_newline_keeps_it_missing(tmp_path: Path) -> None:
     assert new.endswith(b"- [2026-11-01] Helix\n- [2026-11-30] Zed")
     store.forget("Preferences/editors", "Zed")
     assert store.file.read_bytes() == SAMPLES["no-final-newline"]
+
+
+# ---------------------------------------------------------------------- the example palace
+EXAMPLE_HOME = Path(__file__).resolve().parent.parent / "sessions_example"
+
+
+def test_the_example_palace_reads_as_intended() -> None:
+    store = MemoryStore(EXAMPLE_HOME)
+    data = store.read_bytes()
+    doc = store.document()
+    assert doc.to_bytes() == data
+    assert [(s.kind, s.heading.text) for s in doc.sections if s.kind != "room"] == [
+        ("hall", "Preferences"), ("hall", "Decisions"), ("hall", "Workflow Patterns"), ("wing", "ifai"),
+        ("wing-hall", "Project Knowledge"), ("wing-hall", "Decisions"), ("wing-hall", "Workflow Patterns"),
+    ]
+    assert entries(doc) == [
+        ("Preferences/programming-languages", "The user writes backends in Rust"),
+        ("Preferences/programming-languages", "项目使用 TypeScript 和 Rust"),
+        ("Preferences/communication-style", "用户希望回答简洁，先给代码再解释"),
+        ("Preferences/communication-style", "Prefers British spelling in prose"),
+        ("Preferences/编辑器", "The user edits code in Helix and notes in Obsidian"),
+        ("Decisions/architecture", "Event-driven architecture was chosen for the sync engine"),
+        ("Workflow Patterns/git", "Squash work-in-progress commits with an interactive rebase before pushing"),
+        ("Workflow Patterns/git", "Commit messages follow Conventional Commits"),
+        ("ifai/Project Knowledge/frontend-stack", "The front end is Vue 3 inside Tauri"),
+        ("ifai/Project Knowledge/backend-stack", "The sync API server is built with axum, sqlx and tokio"),
+        ("ifai/Project Knowledge/database", "The sync server runs on PostgreSQL 16"),
+        ("ifai/Project Knowledge/ipc", "Tauri 命令返回的结构体用 serde camelCase 序列化"),
+        ("ifai/Decisions/sync-engine",
+         "Sync changes go through an outbox table woken by LISTEN/NOTIFY instead of polling"),
+        ("ifai/Decisions/sync-engine",
+         "Clients replay missed outbox events by last event id, then switch to the live stream"),
+        ("ifai/Decisions/type-sharing", "Rust 与 TypeScript 之间的类型用 specta 生成到 src/bindings.ts，不再手写"),
+        ("ifai/Workflow Patterns/testing", "Front-end unit tests run with vitest"),
+        ("ifai/Workflow Patterns/testing", "Rust database code is tested with #[sqlx::test]"),
+    ]
+    assert [e.date for e in doc.entries].count(None) == 1  # the hand-written undated item
+    assert any(e.bullet == "*" for e in doc.entries)
+    # the code block's "## Decisions" is text; the table is text; both are kept in the rendered memory
+    rendered = store.render("ifai")
+    assert "```sql\n## Decisions\n" in rendered.text
+    assert "| just | task runner         |" in rendered.text
+    assert rendered.other_wings == [] and rendered.left_out == 0
+    assert rendered.text == data.decode().rstrip("\n")
+    elsewhere = store.render("some-other-project")
+    assert "sync_outbox" not in elsewhere.text
+    assert elsewhere.text.endswith("(Other wings, not shown: ifai.)")
+    assert "The user writes backends in Rust" in elsewhere.text
+
+
+def test_saving_into_a_copy_of_the_example_changes_only_what_it_must(tmp_path: Path) -> None:
+    data = (EXAMPLE_HOME / "memories.md").read_bytes()
+    store = store_at(tmp_path, data)
+    store.save("ifai/Decisions/sync-engine", "Events carry a monotonically increasing id per user")
+    confirmed = "rust 与 typescript 之间的类型用 specta 生成到 src/bindings.ts，不再手写。"
+    store.save("ifai/Decisions/type-sharing", confirmed)
+    new = store.file.read_bytes()
+    last = "- [2026-11-30] Clients replay missed outbox events by last event id, then switch to the live stream\n"
+    added = "- [2026-11-30] Events carry a monotonically increasing id per user\n"
+    expected = data.decode().replace(last, last + added)
+    expected = expected.replace("- [2026-11-28] Rust 与 TypeScript", "- [2026-11-30] Rust 与 TypeScript")
+    assert new == expected.encode()

@@ -184,7 +184,9 @@ def test_wing_heading_matches_case_insensitively(store: MemoryStore) -> None:
 def test_room_heading_written_as_free_text_receives_entries(store: MemoryStore) -> None:
     write(store, "## Preferences\n\n### Programming Languages\n- [2026-11-01] Rust\n")
     store.save("Preferences/programming-languages", "Go for CLIs")
-    assert read(store) == "## Preferences\n\n### Programming Languages\n- [2026-11-01] Rust\n- [2026-11-30] Go for CLIs\n"
+    assert read(store) == (
+        "## Preferences\n\n### Programming Languages\n- [2026-11-01] Rust\n- [2026-11-30] Go for CLIs\n"
+    )
 
 
 def test_room_with_only_notes_gets_its_first_entry_after_them(store: MemoryStore) -> None:
@@ -212,7 +214,7 @@ def test_new_room_is_not_swallowed_by_an_unclosed_code_fence(store: MemoryStore)
 
 def test_no_place_at_all_is_an_error_that_writes_nothing(store: MemoryStore) -> None:
     data = write(store, "## Preferences\n\n### editors\n- [2026-11-01] Helix\n\n```\n## everything after is code\n")
-    with pytest.raises(StoreError, match="a code block that starts at line 6 .* is not closed"):
+    with pytest.raises(StoreError, match=r"a code block that starts at line 6 .* is not closed"):
         store.save("Decisions/db", "Postgres")
     assert store.file.read_bytes() == data
 
@@ -397,6 +399,15 @@ def test_forget_a_multi_line_entry_removes_all_its_lines(store: MemoryStore) -> 
     write(store, "## Decisions\n\n### db\n- [2026-10-01] Postgres\n  because of JSONB\n- [2026-10-02] WAL\n")
     store.forget("Decisions/db", "Postgres because of JSONB")
     assert read(store) == "## Decisions\n\n### db\n- [2026-10-02] WAL\n"
+
+
+def test_forget_the_last_line_of_a_file_without_final_newline(store: MemoryStore) -> None:
+    write(store, "## Preferences\n\n### editors\nA note.\n\n- [2026-10-01] Vim\n- [2026-10-02] Zed")
+    store.forget("Preferences/editors", "Zed")
+    assert read(store) == "## Preferences\n\n### editors\nA note.\n\n- [2026-10-01] Vim"
+    store.forget("Preferences/editors", "Vim")
+    # the blank line before it is the user's and stays; a blank last line keeps its ending
+    assert read(store) == "## Preferences\n\n### editors\nA note.\n\n"
 
 
 def test_forget_only_in_the_named_wing(store: MemoryStore) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from palace.errors import ContentError, MemoryPathError, StoreError, UndoError
+from palace.errors import ContentError, EntryNotFoundError, MemoryPathError, StoreError, UndoError
 from palace.memory import MemoryStore
 from palace.memory import store as store_module
 from palace.memory.document import Document
@@ -70,43 +70,161 @@ def test_store_never_writes_from_a_stale_copy(store: MemoryStore) -> None:
     assert "- [2026-11-30] Zed" in text
 
 
-def test_a_change_between_read_and_rename_is_redone_on_the_new_text(
-    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    store.save("Preferences/editors", "Helix")
-    real_write = store_module.atomic_write
-    calls = []
+class EditorStrikes:
+    """A `today` for the store that, the first times it is asked (while palace holds the text it read and
+    is computing its edit), lets an editor that ignores the palace lock save the file."""
 
-    def editor_strikes_first(file: Path, data: bytes, **kwargs: object) -> bool:
-        if not calls:  # an editor without the lock saves while palace is computing its edit
-            with file.open("a") as handle:
-                handle.write("\nHand edit made while palace was writing.\n")
-        calls.append(data)
-        return real_write(file, data, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, file: Path, style: str, times: int = 1) -> None:
+        self.file, self.style, self.times, self.calls = file, style, times, 0
 
-    monkeypatch.setattr(store_module, "atomic_write", editor_strikes_first)
-    result = store.save("Preferences/editors", "Zed")
-    assert result.action == "saved"
-    assert len(calls) == 2  # the first attempt was abandoned, the edit redone on the new text
-    text = store.file.read_text()
-    assert "Hand edit made while palace was writing.\n" in text
-    assert "- [2026-11-30] Zed" in text
-    assert b"Hand edit" not in calls[0]
+    def __call__(self) -> date:
+        self.calls += 1
+        if self.calls <= self.times:
+            hand_edit(self.file, self.style, f"Hand edit {self.calls} made while palace was writing.")
+        return TODAY
 
 
-def test_a_file_that_never_stops_changing_is_not_written(store: MemoryStore, monkeypatch: pytest.MonkeyPatch) -> None:
-    store.save("Preferences/editors", "Helix")
-    counter = iter(range(1000))
-
-    def always_changed(file: Path, data: bytes, **kwargs: object) -> bool:
+def hand_edit(file: Path, style: str, line: str) -> None:
+    if style == "append":  # in place, O_APPEND
         with file.open("a") as handle:
-            handle.write(f"\nedit {next(counter)}\n")
-        return False
+            handle.write(f"\n{line}\n")
+    elif style == "truncate":  # in place: truncate, then write everything (many editors)
+        data = file.read_bytes()
+        with file.open("r+b") as handle:
+            handle.truncate(0)
+            handle.write(data + f"\n{line}\n".encode())
+    else:  # write a temp file and rename it over the original (vim, sed -i, most IDEs)
+        tmp = file.with_name(".editor-tmp")
+        tmp.write_bytes(file.read_bytes() + f"\n{line}\n".encode())
+        os.replace(tmp, file)
 
-    monkeypatch.setattr(store_module, "atomic_write", always_changed)
+
+@pytest.fixture(params=["exchange", "check-then-rename"])
+def swap(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both ways of putting the new file in place: Linux's atomic exchange, and the portable fallback."""
+    if request.param == "check-then-rename":
+        monkeypatch.setattr(store_module, "_renameat2", lambda: None)
+    elif store_module._renameat2() is None:
+        pytest.skip("no renameat2 here")
+    return str(request.param)
+
+
+@pytest.mark.parametrize("style", ["append", "truncate", "rename"])
+def test_an_editor_saving_while_palace_writes_loses_nothing(home: Path, style: str, swap: str) -> None:
+    MemoryStore(home, today=lambda: TODAY).save("Preferences/editors", "Helix")
+    editor = EditorStrikes(home / "memories.md", style)
+    store = MemoryStore(home, today=editor)
+    assert store.save("Preferences/editors", "Zed").action == "saved"
+    assert editor.calls == 2  # the edit was made twice: on the text read, then on the editor's
+    text = store.file.read_text()
+    assert "Hand edit 1 made while palace was writing.\n" in text
+    assert "- [2026-11-30] Helix\n- [2026-11-30] Zed\n" in text
+    assert sorted(os.listdir(home)) == [".lock", "memories.md"]
+
+
+def test_an_editor_saving_between_the_last_look_and_the_swap_is_put_back(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if store_module._renameat2() is None:
+        pytest.skip("no renameat2 here: the fallback has this microsecond window (see the docstring)")
+    store = MemoryStore(home, today=lambda: TODAY)
+    store.save("Preferences/editors", "Helix")
+    real = store_module._read_or_none
+    looks: list[bytes | None] = []
+
+    def editor_saves_right_after_the_look(file: Path) -> bytes | None:
+        seen = real(file)
+        if not looks:  # the editor renames its file in place just after palace looked
+            hand_edit(file, "rename", "Hand edit made in the last microsecond.")
+        looks.append(seen)
+        return seen
+
+    monkeypatch.setattr(store_module, "_read_or_none", editor_saves_right_after_the_look)
+    assert store.save("Preferences/editors", "Zed").action == "saved"
+    text = store.file.read_text()
+    assert "Hand edit made in the last microsecond.\n" in text  # swapped out, seen, put back, redone
+    assert "- [2026-11-30] Zed" in text
+    assert len(looks) == 2
+    assert sorted(os.listdir(home)) == [".lock", "memories.md"]
+
+
+def test_an_in_place_write_into_the_replaced_file_is_redone(
+    home: Path, monkeypatch: pytest.MonkeyPatch, swap: str
+) -> None:
+    store = MemoryStore(home, today=lambda: TODAY)
+    store.save("Preferences/editors", "Helix")
+    editor = os.open(store.file, os.O_WRONLY | os.O_APPEND)  # opened before palace replaces the file
+    real = store_module._fsync_dir
+    writes: list[int] = []
+
+    def late_write(folder: Path) -> None:
+        real(folder)
+        if not writes:  # lands in the old file, after palace swapped in its new one
+            writes.append(os.write(editor, b"\nA late hand edit.\n"))
+
+    monkeypatch.setattr(store_module, "_fsync_dir", late_write)
+    try:
+        store.save("Preferences/editors", "Zed")
+    finally:
+        os.close(editor)
+    text = store.file.read_text()
+    assert writes and "A late hand edit.\n" in text
+    assert "- [2026-11-30] Zed" in text
+
+
+def test_a_failing_redo_gives_the_editor_its_text_back(home: Path, monkeypatch: pytest.MonkeyPatch, swap: str) -> None:
+    store = MemoryStore(home, today=lambda: TODAY)
+    store.save("Preferences/editors", "Helix")
+    store.save("Preferences/editors", "Zed")
+    edited = store.file.read_bytes().replace(b"- [2026-11-30] Zed\n", b"A hand note instead of Zed.\n")
+    editor = os.open(store.file, os.O_WRONLY)  # an editor with the file open, writing in place
+    real = store_module._fsync_dir
+
+    def editor_removes_zed(folder: Path) -> None:
+        real(folder)
+        os.ftruncate(editor, 0)
+        os.pwrite(editor, edited, 0)  # lands in the file palace just replaced
+
+    monkeypatch.setattr(store_module, "_fsync_dir", editor_removes_zed)
+    try:
+        with pytest.raises(EntryNotFoundError):
+            store.forget("Preferences/editors", "Zed")  # redone on the editor's text, where Zed is gone
+    finally:
+        os.close(editor)
+    assert store.file.read_bytes() == edited
+
+
+def test_a_file_that_never_stops_changing_is_not_written(home: Path, swap: str) -> None:
+    MemoryStore(home, today=lambda: TODAY).save("Preferences/editors", "Helix")
+    editor = EditorStrikes(home / "memories.md", "rename", times=1000)
+    store = MemoryStore(home, today=editor)
     with pytest.raises(StoreError, match="keeps changing"):
         store.save("Preferences/editors", "Zed")
-    assert "Zed" not in store.file.read_text()
+    text = store.file.read_text()
+    assert "Zed" not in text
+    assert f"Hand edit {editor.calls} made" in text
+    assert sorted(os.listdir(home)) == [".lock", "memories.md"]
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "onto", "result"),
+    [
+        # an appended line goes at the end of the newer text
+        (b"a\nb\n", b"a\nb\nhand\n", b"a\nb\nours\n", b"a\nb\nours\nhand\n"),
+        # a line inserted after `a` goes after `a`
+        (b"a\nb\n", b"a\nhand\nb\n", b"a\nours\nb\n", b"a\nhand\nours\nb\n"),
+        # already there (the editor saved again since): not added twice
+        (b"a\n", b"a\nhand\n", b"a\nhand\nours\n", b"a\nhand\nours\n"),
+        # a changed line is changed where it is found
+        (b"a\nold\nb\n", b"a\nnew\nb\n", b"ours\na\nold\nb\n", b"ours\na\nnew\nb\n"),
+        # a removed line that is not found any more: nothing to do
+        (b"a\nold\n", b"a\n", b"a\nours\n", b"a\nours\n"),
+        # no final newline on the text it goes onto
+        (b"a\n", b"a\nhand\n", b"a\nours", b"a\nours\nhand\n"),
+    ],
+)
+def test_rebase_keeps_an_editors_change(before: bytes, after: bytes, onto: bytes, result: bytes) -> None:
+    assert store_module._rebase(before, after, onto) == result
 
 
 def test_no_temp_files_are_left_behind(store: MemoryStore, home: Path) -> None:

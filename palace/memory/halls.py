@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ HALL_LIST = ", ".join(hall.value for hall in Hall)
 _WING_RE = re.compile(r"^[A-Za-z0-9._\-]+$")
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_hall(text: str) -> Hall | None:
     """The hall named by text in display, PascalCase or kebab form (any case), else None."""
     return _HALL_KEYS.get(_hall_key(text.strip()))
@@ -55,6 +57,7 @@ def require_hall(text: str) -> Hall:
     return hall
 
 
+@functools.lru_cache(maxsize=4096)
 def room_slug(text: str) -> str:
     """Normalise free text to a kebab-case room slug; Unicode letters are kept."""
     text = unicodedata.normalize("NFKC", text).strip().casefold()
@@ -84,7 +87,7 @@ class MemoryPath:
         parts = [self.wing] if self.wing else []
         return "/".join([*parts, self.hall.value, self.room])
 
-    @property
+    @functools.cached_property
     def wing_key(self) -> str | None:
         return wing_key(self.wing) if self.wing else None
 

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import bisect
 import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Literal
 
 from palace.errors import ContentError, EntryNotFoundError, SecretError, StoreError
-from palace.memory.document import Document, Entry, Section, entry_line
+from palace.memory.document import Document, Entry, Section, entry_line, words_of
+from palace.memory.document import normalise as normalise  # the comparison key, part of this module's API
 from palace.memory.halls import Hall, MemoryPath, wing_key
 from palace.memory.secrets import find_secret
 
 Action = Literal["saved", "refreshed", "unchanged", "replaced", "forgotten"]
-_TRAILING_PUNCT = ".。!！?？;；,，:：、…"
 _LEADING_DATE = re.compile(r"^\s*\[?\s*\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\s*\]?")
 
 
@@ -62,13 +61,6 @@ class ChangeResult:
         return f"memory: {verb} {self.path}"
 
 
-def normalise(text: str) -> str:
-    """The comparison key of an entry: NFKC, case-folded, whitespace folded, trailing punctuation dropped."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    text = " ".join(text.split())
-    return text.rstrip(_TRAILING_PUNCT + " ").strip()
-
-
 def validate_content(content: object, limit: int) -> str:
     """The content as it will be written, or ContentError/SecretError saying why not."""
     if not isinstance(content, str):
@@ -92,25 +84,20 @@ def validate_content(content: object, limit: int) -> str:
     return text
 
 
-def _words(text: str) -> set[str]:
-    key = normalise(text)
-    words = set(re.findall(r"[^\W_]+", key))
-    cjk = re.sub(r"[^\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]", "", key)
-    words.update(cjk[i : i + 2] for i in range(len(cjk) - 1))
-    return words
-
-
 def similar_entries(entries: list[Entry], content: str, limit: int = 3) -> list[str]:
-    """Entries that share most of their words with content (near-duplicates)."""
-    target = _words(content)
-    if not target:
+    """Entries that share most of their words with content (near-duplicates: Jaccard similarity >= 0.5)."""
+    target = words_of(content)
+    size = len(target)
+    if not size:
         return []
     scored: list[tuple[float, str]] = []
     for entry in entries:
-        words = _words(entry.content)
-        if not words:
+        words = entry.words
+        count = len(words)
+        if not count or count * 2 < size or size * 2 < count:  # too different in size to be half the same
             continue
-        overlap = len(target & words) / len(target | words)
+        shared = len(target & words)
+        overlap = shared / (size + count - shared)
         if overlap >= 0.5:
             scored.append((overlap, f"{entry.path}: {entry.content}"))
     scored.sort(key=lambda pair: -pair[0])
@@ -153,17 +140,37 @@ def _path_entry_sig(path: MemoryPath, content: str) -> _EntrySig:
     return (path.wing_key, path.hall, path.room, content)
 
 
-def _structure(doc: Document) -> tuple[list[_SectionSig], list[_EntrySig]]:
-    return [_section_sig(s) for s in doc.sections], [_entry_sig(e) for e in doc.entries]
+def _structure(doc: Document, first: int, end: int) -> tuple[list[_SectionSig], list[_EntrySig]]:
+    """What the headings and entries that start in lines [first, end) mean."""
+    sections = [_section_sig(s) for s in doc.sections if first <= s.heading.line < end]
+    return sections, [_entry_sig(e) for e in doc.entries_between(first, end)]
+
+
+def _next_heading(doc: Document, line: int) -> int:
+    """The first heading line at or after line, or the end of the document."""
+    return next((h.line for h in doc.headings if h.line >= line), len(doc.lines))
 
 
 def _checked(
     doc: Document, start: int, end: int, new_lines: list[str],
-    sections: list[_SectionSig], entries: list[_EntrySig],
+    added_sections: list[_SectionSig], added_entries: list[_EntrySig],
 ) -> bytes | None:
-    """doc with lines[start:end] replaced, if the result has exactly the expected structure."""
+    """doc's bytes with lines[start:end] replaced by new_lines, if that parses as intended: the sections and
+    entries that started in [start, end) replaced by the added ones, and everything else as it was."""
     data = doc.splice(start, end, new_lines)
-    return data if _structure(Document.parse(data)) == (sections, entries) else None
+    new = doc.reparse(data)
+    first, old_end, new_end = 0, len(doc.lines), len(new.lines)
+    if new is not doc and new.derived is not None and new.derived[3]:
+        # Only a window around the change was parsed again, and what follows it still means the same:
+        # comparing the window, up to the next heading after it, compares everything.
+        window_start, window_old_end, window_new_end, _ = new.derived
+        if window_start <= start and end <= window_old_end:
+            first = window_start
+            old_end, new_end = _next_heading(doc, window_old_end), _next_heading(new, window_new_end)
+    before_sections, before_entries = _structure(doc, first, start)
+    after_sections, after_entries = _structure(doc, end, old_end)
+    expected = (before_sections + added_sections + after_sections, before_entries + added_entries + after_entries)
+    return data if _structure(new, first, new_end) == expected else None
 
 
 def _blocked(doc: Document, at: int, path: MemoryPath) -> StoreError:
@@ -181,8 +188,7 @@ def _blocked(doc: Document, at: int, path: MemoryPath) -> StoreError:
 
 
 def _refresh(doc: Document, entry: Entry, day: str) -> bytes:
-    sections, entries = _structure(doc)
-    data = _checked(doc, entry.start, entry.start + 1, [_dated_line(doc, entry, day)], sections, entries)
+    data = _checked(doc, entry.start, entry.start + 1, [_dated_line(doc, entry, day)], [], [_entry_sig(entry)])
     if data is None:
         raise _blocked(doc, entry.start, entry.path or MemoryPath(None, Hall.PREFERENCES, "?"))
     return data
@@ -194,16 +200,17 @@ def save(
 ) -> tuple[bytes | None, ChangeResult]:
     """Apply save (or save-with-replaces) to doc; bytes are None when nothing needs writing."""
     text = validate_content(content, limit)
-    key = normalise(text)
     if replaces is not None:
         return _replace(doc, path, text, replaces, day, by)
-    scope = doc.scope_entries(path.wing)
-    for entry in scope:
-        if normalise(entry.content) == key:
-            where = entry.path if entry.path != path else None
-            if entry.date == day:
-                return None, ChangeResult("unchanged", path, entry.content, where=where, by=by)
-            return _refresh(doc, entry, day), ChangeResult("refreshed", path, entry.content, where=where, by=by)
+    scope = doc.scope_entries(path.wing, placed=False)  # only their text and path are read here
+    key = normalise(text)
+    equal = next((entry for entry in scope if entry.key == key), None)
+    if equal is not None:
+        entry = doc.placed(equal)
+        where = entry.path if entry.path != path else None
+        if entry.date == day:
+            return None, ChangeResult("unchanged", path, entry.content, where=where, by=by)
+        return _refresh(doc, entry, day), ChangeResult("refreshed", path, entry.content, where=where, by=by)
     similar = similar_entries(scope, text)
     return _insert(doc, path, text, day), ChangeResult("saved", path, text, similar=similar, by=by)
 
@@ -218,10 +225,7 @@ def _replace(
             first = doc.lines[entry.start]
             indent = first[: len(first) - len(first.lstrip())]
             line = f"{indent}{entry.bullet} [{day}] {text}"
-            sections, entries = _structure(doc)
-            index = doc.entries.index(entry)
-            entries[index] = _path_entry_sig(path, text)
-            new = _checked(doc, entry.start, entry.end, [line], sections, entries)
+            new = _checked(doc, entry.start, entry.end, [line], [], [_path_entry_sig(path, text)])
             if new is None:
                 raise _blocked(doc, entry.start, path)
             return new, ChangeResult("replaced", path, text, replaced=entry.content, by=by)
@@ -236,20 +240,17 @@ def forget(doc: Document, path: MemoryPath, content: str, *, by: str = "user") -
     room = doc.room_entries(path)
     for entry in room:
         if normalise(entry.content) == key:
-            sections, entries = _structure(doc)
-            del entries[doc.entries.index(entry)]
-            candidates: list[tuple[int, list[_SectionSig]]] = []
-            section = entry.section
+            starts: list[int] = []
+            section = doc.room_of(entry)
             if section is not None and _only_entry(doc, section, entry):
                 # The heading too, and the one blank line that palace puts before a new heading.
-                without = [s for s in doc.sections if s is not section]
-                start = section.heading.line
-                if start > 0 and not doc.lines[start - 1].strip():
-                    candidates.append((start - 1, [_section_sig(s) for s in without]))
-                candidates.append((start, [_section_sig(s) for s in without]))
-            candidates.append((entry.start, sections))
-            for start, expected in candidates:
-                data = _checked(doc, start, entry.end, [], expected, entries)
+                heading = section.heading.line
+                if heading > 0 and not doc.lines[heading - 1].strip():
+                    starts.append(heading - 1)
+                starts.append(heading)
+            starts.append(entry.start)
+            for start in starts:
+                data = _checked(doc, start, entry.end, [], [], [])
                 if data is not None:
                     return data, ChangeResult("forgotten", path, entry.content, by=by)
             raise _blocked(doc, entry.start, path)
@@ -301,19 +302,20 @@ def _insert(doc: Document, path: MemoryPath, text: str, day: str) -> bytes:
         section = rooms[-1]
         at = _last_text_line(doc, section.heading.line, section.end)
         after = section.heading.end
-        tries += [(at, [line], []), (at, ["", line], []), (after, [line], []), (after, [line, *_gap(doc, after)], [])]
+        tries += [(at, [line], []), (at, ["", line], []), (after, [line], []), (after, [line, ""], [])]
     elif halls:
         section = halls[-1]
         at = _last_text_line(doc, section.heading.line, section.end)
         after = section.heading.end
         tries += [(at, ["", room_head, line], [room_sig]),
-                  (after, ["", room_head, line, *_gap(doc, after)], [room_sig])]
+                  (after, ["", room_head, line], [room_sig]), (after, ["", room_head, line, ""], [room_sig])]
     elif wings:
         section = wings[-1]
         at = _last_text_line(doc, section.heading.line, section.end)
         block = ["", hall_head, "", room_head, line]
         after = section.heading.end
-        tries += [(at, block, [hall_sig, room_sig]), (after, [*block, *_gap(doc, after)], [hall_sig, room_sig])]
+        tries += [(at, block, [hall_sig, room_sig]), (after, block, [hall_sig, room_sig]),
+                  (after, [*block, ""], [hall_sig, room_sig])]
     else:
         at = len(doc.lines)
         if path.wing:
@@ -323,25 +325,12 @@ def _insert(doc: Document, path: MemoryPath, text: str, day: str) -> bytes:
             block = [hall_head, "", room_head, line]
             added = [hall_sig, room_sig]
         tries.append((at, ["", *block] if at and doc.lines[-1].strip() else block, added))
-    sections, entries_sig = _structure(doc)
-    section_lines = [s.heading.line for s in doc.sections]
-    entry_lines = [e.start for e in doc.entries]
+    entry = _path_entry_sig(path, text)
     for at, lines, added in tries:
-        expected_sections = list(sections)
-        index = bisect.bisect_left(section_lines, at)
-        expected_sections[index:index] = added
-        expected_entries = list(entries_sig)
-        index = bisect.bisect_left(entry_lines, at)
-        expected_entries.insert(index, _path_entry_sig(path, text))
-        data = _checked(doc, at, at, lines, expected_sections, expected_entries)
+        data = _checked(doc, at, at, lines, added, [entry])
         if data is not None:
             return data
     raise _blocked(doc, tries[0][0], path)
-
-
-def _gap(doc: Document, at: int) -> list[str]:
-    """A blank line to separate new lines from a non-blank line that follows them at `at`."""
-    return [""] if at < len(doc.lines) and doc.lines[at].strip() else []
 
 
 def _last_text_line(doc: Document, start: int, end: int) -> int:
