@@ -211,7 +211,9 @@ def save(
         if entry.date == day:
             return None, ChangeResult("unchanged", path, entry.content, where=where, by=by)
         return _refresh(doc, entry, day), ChangeResult("refreshed", path, entry.content, where=where, by=by)
-    similar = similar_entries(scope, text)
+    # Only the room's own entries: `replaces` works within a room, so that is where a near-duplicate is actionable.
+    room = [e for e in scope if e.path is not None and e.path.hall == path.hall and e.path.room == path.room]
+    similar = similar_entries(room, text)
     return _insert(doc, path, text, day), ChangeResult("saved", path, text, similar=similar, by=by)
 
 
