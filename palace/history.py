@@ -39,7 +39,7 @@ HOOK_MARKER = "# palace pre-commit hook"
 UNDO_DEPTH = 10  # undo records kept (newest last)
 _UNDO_MAX_BYTES = 4 * 1024 * 1024  # older records are dropped past this many bytes of file content
 _GIT_TIMEOUT = 30.0
-_LOCK_RETRIES = 5  # a busy index.lock is retried this many times...
+_LOCK_RETRIES = 20  # a busy index.lock is retried this many times...
 _LOCK_WAIT = 0.1  # ...this many seconds apart
 
 # Environment variables that point git at another repository (set, e.g., when palace runs inside a hook).
@@ -177,15 +177,31 @@ def _identity_args(home: Path) -> list[str]:
 
 
 def _commit(home: Path, rels: Sequence[str], message: str) -> bool:
-    """Commit exactly these paths; a busy index (another commit running) is retried for a moment."""
-    for attempt in range(_LOCK_RETRIES + 1):
-        try:
-            return _commit_once(home, rels, message)
-        except _GitTrouble as exc:
-            if "index.lock" not in str(exc) or attempt == _LOCK_RETRIES:
-                raise
-            time.sleep(_LOCK_WAIT)
+    """Commit exactly these paths; a busy index (the user's own git running) is retried for a moment."""
+    with _commit_lock(home):  # palace's own commits (threads and processes alike) take turns
+        for attempt in range(_LOCK_RETRIES + 1):
+            try:
+                return _commit_once(home, rels, message)
+            except _GitTrouble as exc:
+                if "index.lock" not in str(exc) or attempt == _LOCK_RETRIES:
+                    raise
+                time.sleep(_LOCK_WAIT)
     raise AssertionError("unreachable")
+
+
+@contextlib.contextmanager
+def _commit_lock(home: Path) -> Iterator[None]:
+    """A flock inside .git/, so it is never tracked and never outlives the repository."""
+    try:
+        fd = os.open(home / ".git" / "palace-commit.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as exc:
+        raise _GitTrouble(f"cannot lock the repository: {exc.strerror}") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
 
 
 def _commit_once(home: Path, rels: Sequence[str], message: str) -> bool:
