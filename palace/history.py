@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
-import fcntl
 import json
 import os
 import re
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from palace.errors import HistoryError, PalaceError, UndoError
+from palace.filelock import exclusive
 from palace.memory.ops import normalise
 
 MEMORIES = "memories.md"
@@ -193,15 +193,10 @@ def _commit(home: Path, rels: Sequence[str], message: str) -> bool:
 def _commit_lock(home: Path) -> Iterator[None]:
     """A flock inside .git/, so it is never tracked and never outlives the repository."""
     try:
-        fd = os.open(home / ".git" / "palace-commit.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        with exclusive(home / ".git" / "palace-commit.lock"):
+            yield
     except OSError as exc:
         raise _GitTrouble(f"cannot lock the repository: {exc.strerror}") from exc
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
 
 
 def _commit_once(home: Path, rels: Sequence[str], message: str) -> bool:
@@ -277,12 +272,8 @@ class _UndoStack:
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
         self.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd = os.open(self.dir / "undo.lock", os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        with exclusive(self.dir / "undo.lock"):
             yield
-        finally:
-            os.close(fd)
 
     def load(self) -> list[_UndoRecord]:
         try:

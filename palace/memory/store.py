@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
-import fcntl
 import functools
 import os
 import sys
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Protocol, TypeVar
 
 from palace.errors import PalaceError, StoreError, UndoError
+from palace.filelock import exclusive
 from palace.memory import ops
 from palace.memory.document import Document
 from palace.memory.halls import parse_path
@@ -45,11 +45,8 @@ def ensure_home(home: Path) -> None:
         raise StoreError(f"cannot create the palace folder {home}: {exc.strerror}") from exc
 
 
-def atomic_write(file: Path, data: bytes, *, unless_changed: Callable[[], bool] | None = None) -> bool:
-    """Write via a 0600 temp file in the same folder, fsync, rename, fsync the folder.
-
-    `unless_changed` is asked just before the rename; when it says False nothing is replaced.
-    """
+def _temp_copy(file: Path, data: bytes) -> str:
+    """A fsynced 0600 temp file holding data, in file's folder (so a rename over file is atomic)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{file.name}.", suffix=".tmp", dir=file.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -57,20 +54,23 @@ def atomic_write(file: Path, data: bytes, *, unless_changed: Callable[[], bool] 
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, 0o600)
-        if unless_changed is not None and not unless_changed():
+    except BaseException:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-            return False
+        raise
+    return tmp
+
+
+def atomic_write(file: Path, data: bytes) -> None:
+    """Write via a 0600 temp file in the same folder, fsync, rename, fsync the folder."""
+    tmp = _temp_copy(file, data)
+    try:
         os.replace(tmp, file)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    dir_fd = os.open(file.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
-    return True
+    _fsync_dir(file.parent)
 
 
 def _signature(file: Path) -> tuple[int, int, int, int] | None:
@@ -135,13 +135,8 @@ def _swap_in(file: Path, data: bytes, expect: bytes, existed: bool) -> bytes | N
     Linux can exchange two names atomically (renameat2), what is replaced is exactly what is checked, and
     put back if it is not what was expected; elsewhere the file is read again just before the rename.
     """
-    fd, tmp = tempfile.mkstemp(prefix=f".{file.name}.", suffix=".tmp", dir=file.parent)
+    tmp = _temp_copy(file, data)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o600)
         found = _exchange_in(file, tmp, data, expect, existed)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -310,13 +305,8 @@ class MemoryStore:
     def lock(self) -> Iterator[None]:
         """The cross-process palace lock (flock on home/.lock)."""
         ensure_home(self.home)
-        fd = os.open(self.home / ".lock", os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        with exclusive(self.home / ".lock"):
             yield
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
 
     def save(self, path: str, content: str, replaces: str | None = None, *, by: str = "user") -> ChangeResult:
         """Save an entry (or refresh an equal one, or rewrite `replaces` in place)."""
