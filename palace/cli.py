@@ -153,11 +153,11 @@ def _memory(args: argparse.Namespace, settings: Settings, console: Console) -> i
     elif action == "lint":
         return _lint(args.file, settings, console)
     elif action == "undo":
-        from palace.history import undo_last
+        from palace.undo import undo_last
 
         console.print(f"↶ {undo_last(store, settings.home)}", "green")
     elif action == "edit":
-        from palace.history import init_palace, open_editor
+        from palace.home import init_palace, open_editor
 
         if not store.file.exists():
             init_palace(settings.home, git=False)
@@ -184,10 +184,10 @@ def _lint(file: str | None, settings: Settings, console: Console) -> int:
 
 
 def _sessions(args: argparse.Namespace, settings: Settings, console: Console) -> int:
-    from palace import sessions
+    from palace.archive import find_journal, list_sessions, show_session
 
     if args.action == "list":
-        infos = sessions.list_sessions(settings.home)
+        infos = list_sessions(settings.home)
         if not infos:
             console.print("No sessions yet.")
         for info in infos:
@@ -195,7 +195,7 @@ def _sessions(args: argparse.Namespace, settings: Settings, console: Console) ->
             mark = "" if info.archived else "  (not archived yet)"
             console.print(f"{info.date}  {info.id}  {info.turns:>3} turns  {summary[:90]}{mark}")
     elif args.action == "show":
-        console.print(sessions.show_session(settings.home, args.id))
+        console.print(show_session(settings.home, args.id))
     elif args.action == "search":
         from palace.recall import RecallIndex, format_hits
 
@@ -210,10 +210,11 @@ def _sessions(args: argparse.Namespace, settings: Settings, console: Console) ->
         from palace.extract import Extractor
         from palace.history import GitHistory
         from palace.memory.store import MemoryStore
+        from palace.sessions import Journal
 
         history = GitHistory(settings.home, autocommit=settings.git_autocommit, warn=console.warn)
         store = MemoryStore(settings.home, entry_limit=settings.entry_limit, hooks=[history])
-        journal = sessions.Journal.load(sessions.find_journal(settings.home, args.id))
+        journal = Journal.load(find_journal(settings.home, args.id))
         extractor = Extractor(settings, store, commit=history.commit_paths, warn=console.warn)
         outcome = extractor.extract(journal, force=True)
         if outcome is None:
@@ -230,7 +231,7 @@ def _sessions(args: argparse.Namespace, settings: Settings, console: Console) ->
 
 
 def _init(args: argparse.Namespace, settings: Settings, console: Console) -> int:
-    from palace.history import init_palace
+    from palace.home import init_palace
 
     for line in init_palace(settings.home, git=args.git):
         console.print(line)

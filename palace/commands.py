@@ -50,11 +50,11 @@ def _memory(repl: Repl, arg: str) -> bool:
 
 
 def _edit(repl: Repl, arg: str) -> bool:
-    from palace.history import open_editor
+    from palace.home import open_editor
     from palace.memory.lint import lint_file
 
     if not repl.store.file.exists():
-        from palace.history import init_palace
+        from palace.home import init_palace
 
         init_palace(repl.settings.home, git=False)
     code = open_editor(repl.store.file)
@@ -85,7 +85,7 @@ def _forget(repl: Repl, arg: str) -> bool:
 
 
 def _undo(repl: Repl, arg: str) -> bool:
-    from palace.history import undo_last
+    from palace.undo import undo_last
 
     repl.console.success(f"↶ {undo_last(repl.store, repl.settings.home)}")
     return True
@@ -99,7 +99,7 @@ def _recall(repl: Repl, arg: str) -> bool:
 
 
 def _sessions(repl: Repl, arg: str) -> bool:
-    from palace.sessions import list_sessions
+    from palace.archive import list_sessions
 
     infos = list_sessions(repl.settings.home)
     if not infos:

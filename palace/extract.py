@@ -21,6 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from palace.archive import archive_path, find_orphans, write_archive
 from palace.config import Settings
 from palace.errors import MemoryPathError, PalaceError
 from palace.memory.halls import HALL_LIST, parse_path, wing_key
@@ -28,7 +29,7 @@ from palace.memory.ops import ChangeResult, normalise
 from palace.memory.secrets import redact
 from palace.memory.store import MemoryStore
 from palace.prompting import load_prompt
-from palace.sessions import Journal, archive_path, content_text, find_orphans, now, write_archive
+from palace.sessions import Journal, content_text, now
 
 if TYPE_CHECKING:
     from palace.llm import LLMClient

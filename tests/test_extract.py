@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from palace.archive import find_orphans
 from palace.config import Settings
 from palace.errors import PalaceError
 from palace.extract import Extractor, archive_orphans, build_messages, parse_answer
@@ -20,7 +21,7 @@ from palace.fakeserver import ScriptedServer, Step
 from palace.memory.halls import HALL_LIST, parse_path
 from palace.memory.ops import ChangeResult
 from palace.memory.store import MemoryStore
-from palace.sessions import Journal, find_orphans
+from palace.sessions import Journal
 
 NO_RETRY = {"x-should-retry": "false"}  # the openai client must not retry the scripted 500s
 SECRET = "sk-proj-" + "Zx9Yw8Vu7" * 3

@@ -1,4 +1,4 @@
-"""palace/history.py with real git in temporary palaces: commits, hand edits, trouble, undo, log, hook."""
+"""history.py, undo.py, home.py with real git in temporary palaces: commits, hand edits, trouble, undo, log, hook."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 
 from palace.errors import HistoryError, PalaceError, UndoError
-from palace.history import GitHistory, history_log, init_palace, open_editor, undo_last
+from palace.history import GitHistory, history_log
+from palace.home import init_palace, open_editor
 from palace.memory import MemoryStore
+from palace.undo import undo_last
 
 GIT_IDENTITY_VARS = (
     "GIT_AUTHOR_NAME",

@@ -325,7 +325,7 @@ def test_old_file_rewritten_in_place_is_seen_by_the_periodic_full_scan(
     assert sources(index.search("jaeger")) == ["2020-09-14-01d00003"]
     write_journal(home, "2020-09-14", "01d00003", [("user", "tempo tracing instead")])  # same inode
     _age(path)
-    monkeypatch.setattr(recall, "FULL_SCAN_SECONDS", 0.0)
+    monkeypatch.setattr("palace.recall.index.FULL_SCAN_SECONDS", 0.0)
     stats = index.refresh()
     assert stats.full_scan and stats.changed == 1
     assert sources(index.search("tempo")) == ["2020-09-14-01d00003"]

@@ -14,20 +14,19 @@ from pathlib import Path
 
 import pytest
 
-from palace.errors import PalaceError
-from palace.memory.halls import parse_path
-from palace.memory.ops import ChangeResult
-from palace.sessions import (
-    Journal,
+from palace.archive import (
     find_journal,
     find_orphans,
     find_session,
-    is_live,
     list_sessions,
     render_archive,
     show_session,
     write_archive,
 )
+from palace.errors import PalaceError
+from palace.memory.halls import parse_path
+from palace.memory.ops import ChangeResult
+from palace.sessions import Journal, is_live
 
 _HOLDER = textwrap.dedent(
     """

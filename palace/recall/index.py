@@ -1,80 +1,35 @@
-"""Cold-memory recall: a full-text index over archived sessions, journals and memory entries.
-
-The index lives in `$PALACE_HOME/.index/recall.sqlite3` (SQLite FTS5 from the standard library). It is
-derived data: deleting it loses nothing, a corrupted file is rebuilt, and every use first catches up with
-the files (new, changed and deleted ones; a file is re-read only when its size or mtime changed).
-
-Text is tokenised here, not by SQLite, so the index and the query side agree exactly:
-
-- words are NFKC-normalised, case-folded and lightly stemmed (`Databases` -> `databas` <- `database`);
-- runs of CJK characters (Chinese, Japanese kana, Hangul) become overlapping bigrams plus the run's last
-  character, so the two-character query `数据` and the word `数据库` both find `我们的数据库用 PostgreSQL`.
-
-The terms are stored space-separated in an FTS5 column; queries are OR-ed terms built here (the user's
-text never reaches FTS5 syntax), stop words (English, Chinese particles) dropped. Every message, summary
-and memory entry is its own document; a document's rowid is its file's id << DOC_BITS | its number.
-
-A search (1) shortlists session files inside SQLite from the posting lists alone, by the idf-weighted
-share of the query each covers; (2) reads every document of the shortlisted sessions; (3) scores them
-with BM25 over all query terms, summaries weighted up, and ranks each session by its best documents (a
-steeply diminishing sum) times its coverage of the query, with a mild recency tie-break. Memory entries
-that hold a query term are scored the same way and rank as their own sources, one per room.
-
-Secrets: text is redacted with `palace.memory.secrets.redact` before it is stored, so snippets are too;
-the index is rebuilt when the secret patterns change; format_hits redacts once more. Nothing here logs.
-"""
+"""The recall index: the SQLite FTS5 schema, catching up with the files, search and ranking."""
 
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import os
-import re
 import sqlite3
 import stat
 import threading
 import time
-import unicodedata
 import zlib
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import TypeVar
 
 from palace.errors import RecallError
-from palace.memory.halls import parse_hall
-from palace.memory.secrets import SECRET_KINDS, redact
-
-__all__ = [
-    "MAX_LIMIT",
-    "MAX_QUERY_CHARS",
-    "RecallHit",
-    "RecallIndex",
-    "RefreshStats",
-    "format_hits",
-    "query_terms",
-    "stem",
-    "tokenize",
-]
+from palace.memory.secrets import SECRET_KINDS
+from palace.recall.sources import MEMORIES_FILE, Found, classify, hot_files, read_file
+from palace.recall.text import QueryTerm, match_expression, query_terms, snippet, tokenize
 
 SCHEMA_VERSION = 3  # bump when the tables or the tokenizer change: older index files are rebuilt
 MAX_LIMIT = 20
 MAX_QUERY_CHARS = 1000
-MAX_QUERY_TERMS = 32
-MAX_DOC_CHARS = 20_000  # a pasted log is indexed (and shown) up to this many characters
-SNIPPET_CHARS = 220
 TERM_ROW_LIMIT = 30_000  # a term in more documents than this only counts for the shortlisted ones
 SHORTLIST = 2  # sessions scored exactly per requested result (at least MIN_SHORTLIST)
 MIN_SHORTLIST = 10
 DOC_BITS = 20  # a document's rowid is its file's id << DOC_BITS | its number in the file
 BATCH_FILES = 200  # files re-indexed per write transaction (keeps the write lock short)
 FULL_SCAN_SECONDS = 600.0  # every session file is re-stat'ed at least this often (in-place edits)
-HOT_SECONDS = 2 * 86400  # session files written this recently are stat'ed at every use
-
-_SESSION_FILE = re.compile(r"^(\d{4}-\d{2}-\d{2})-([0-9A-Za-z]{1,32})\.(jsonl|md)$")
-MEMORIES_FILE = "memories.md"
 
 # Relative weight of a document by kind before aggregation.
 _KIND_WEIGHT = {"summary": 1.6, "user": 1.0, "assistant": 0.9}
@@ -85,369 +40,7 @@ _K1, _B = 1.2, 0.75  # BM25 term-frequency saturation and length normalisation
 _COVERAGE_FLOOR = 0.2  # score factor (squared) of a source covering almost none of the query
 _RECENCY = 0.02  # at most +2% for today's sessions, fading over months
 
-
-# --------------------------------------------------------------------------------------------------
-# Tokenising
-
-
-_CJK_CLASS = (
-    "\u3040-\u30ff"  # hiragana, katakana
-    "\u3400-\u4dbf"  # CJK extension A
-    "\u4e00-\u9fff"  # CJK unified ideographs
-    "\uac00-\ud7af"  # hangul syllables
-    "\uf900-\ufaff"  # CJK compatibility ideographs
-    "\U00020000-\U0002ffff"  # CJK extensions B..
-)
-_WORD = re.compile(r"[^\W_]+")
-_CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
-_HAS_CJK = re.compile(f"[{_CJK_CLASS}]")
-_VOWEL = re.compile(r"[aeiouy]")
-
 _T = TypeVar("_T")
-_Found = dict[str, tuple[str, str, str, int, int]]
-_STEM_CACHE: dict[str, str] = {}
-
-
-def stem(word: str) -> str:
-    """A light, deterministic English stemmer (plural, -ing/-ed, -ment, -ation/-ion, -ly, final e).
-
-    It only has to map variants of a word to the same key on both the index and the query side;
-    the key need not be a real word (`database`, `Databases` -> `databas`).
-    """
-    cached = _STEM_CACHE.get(word)
-    if cached is not None:
-        return cached
-    w = word
-    if len(w) > 3 and w.isascii() and w.isalpha():
-        if w.endswith("ies") and len(w) > 4:
-            w = w[:-3] + "y"
-        elif w.endswith("sses") or w.endswith(("xes", "ches", "shes", "zzes")):
-            w = w[:-2]
-        elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
-            w = w[:-1]
-        for suffix in ("ing", "ed"):
-            base = w[: -len(suffix)]
-            if w.endswith(suffix) and len(base) >= 3 and _VOWEL.search(base):
-                w = base
-                if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz" and w[-1] not in "aeiou":
-                    w = w[:-1]
-                break
-        if w.endswith("ment") and len(w) > 7:
-            w = w[:-4]
-        elif (w.endswith("ation") and len(w) > 7) or (w.endswith(("tion", "sion")) and len(w) > 6):
-            w = w[:-3]
-        elif w.endswith("ly") and len(w) > 5:
-            w = w[:-2]
-        if w.endswith("e") and len(w) > 4:
-            w = w[:-1]
-    if len(_STEM_CACHE) < 200_000:
-        _STEM_CACHE[word] = w
-    return w
-
-
-def _norm(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold()
-
-
-def _cjk_terms(run: str) -> list[str]:
-    """Overlapping bigrams of a CJK run, plus its last character (so any character starts a term)."""
-    if len(run) == 1:
-        return [run]
-    return [run[i : i + 2] for i in range(len(run) - 1)] + [run[-1]]
-
-
-def _pieces(text: str) -> Iterator[tuple[str, bool]]:
-    """(piece, is_cjk) for each word or CJK run of already normalised text."""
-    for word in _WORD.findall(text):
-        if _HAS_CJK.search(word) is None:
-            yield word, False
-            continue
-        pos = 0
-        for run in _CJK_RUN.finditer(word):
-            if run.start() > pos:
-                yield word[pos : run.start()], False
-            yield run.group(), True
-            pos = run.end()
-        if pos < len(word):
-            yield word[pos:], False
-
-
-def tokenize(text: str) -> list[str]:
-    """Index terms of text: stemmed words and CJK bigrams, in order."""
-    terms: list[str] = []
-    for piece, is_cjk in _pieces(_norm(text)):
-        if is_cjk:
-            terms.extend(_cjk_terms(piece))
-        else:
-            terms.append(stem(piece))
-    return terms
-
-
-def _wordlist(text: str) -> list[str]:
-    return text.split()
-
-
-_EN_STOP = frozenset(
-    _wordlist(
-        """
-        a about above after again against ago all also am an and any anything are as at back be because
-        been before being below between both but by can could d did do does doing don done down during each
-        either else ever few for from further get gets getting got had has have having he her here hers him
-        his how i if in into is it its itself just know let lets ll m me mention mentioned more most much
-        my myself need no nor not now of off on once one only or other our ours out over own please re
-        recall remember s said same say says she should so some something still such t talk talked tell
-        than thanks that the their them then there these they thing things think this those through to
-        told too under until up us use used using ve very want was way we were what whats when where which
-        while who whom why will with would yes yet you your yours earlier previously discussed discuss last
-        time
-        """
-    )
-)
-# Longest first, so that 我们的 goes before 我们.
-_ZH_STOP_WORDS = tuple(
-    sorted(
-        _wordlist(
-            """
-            我们的 有没有 为什么 什么样 我们 你们 他们 她们 它们 什么 怎么 怎样 如何 哪个 哪些 哪里 这个
-            那个 这些 那些 一个 一下 之前 以前 上次 时候 没有 可以 应该 是否 关于 还是 曾经 记得 讨论 提到
-            说过 当时 那次 那时 使用
-            """
-        ),
-        key=len,
-        reverse=True,
-    )
-)
-_ZH_STOP_CHARS = "的了吗呢吧啊呀么是在和与及也都就还我你他她它这那哪把被给让从对跟很请过用"
-
-
-@dataclass(frozen=True)
-class QueryTerm:
-    """One term of a query: `text` is an index term; `prefix` for a lone CJK character."""
-
-    text: str
-    prefix: bool
-    group: int  # terms of one CJK word share a group and split its weight
-
-
-def _strip_zh_stops(run: str) -> list[str]:
-    for word in _ZH_STOP_WORDS:
-        run = run.replace(word, " ")
-    for char in _ZH_STOP_CHARS:
-        run = run.replace(char, " ")
-    return run.split()
-
-
-def query_terms(query: str) -> list[QueryTerm]:
-    """The distinct terms of a query, stop words removed (all kept if nothing else is left)."""
-
-    def build(drop_stops: bool) -> list[QueryTerm]:
-        out: list[QueryTerm] = []
-        seen: set[tuple[str, bool]] = set()
-        group = 0
-        for piece, is_cjk in _pieces(_norm(query)):
-            if is_cjk:
-                parts = _strip_zh_stops(piece) if drop_stops else [piece]
-                pieces = [(t, len(part) == 1) for part in parts for t in _cjk_terms(part)[:-1] or [part]]
-            else:
-                if drop_stops and piece in _EN_STOP:
-                    continue
-                pieces = [(stem(piece), False)]
-            added = False
-            for text, prefix in pieces:
-                if (text, prefix) not in seen:
-                    seen.add((text, prefix))
-                    out.append(QueryTerm(text, prefix, group))
-                    added = True
-            group += added
-        return out[:MAX_QUERY_TERMS]
-
-    return build(True) or build(False)
-
-
-def _match_expression(terms: Iterable[QueryTerm]) -> str:
-    parts = []
-    for term in terms:
-        quoted = '"' + term.text.replace('"', '""') + '"'
-        parts.append(quoted + "*" if term.prefix else quoted)
-    return " OR ".join(parts)
-
-
-# --------------------------------------------------------------------------------------------------
-# Reading the palace files
-
-
-@dataclass
-class _Doc:
-    kind: str  # "summary" | "user" | "assistant" | "memory:<path>"
-    date: str
-    text: str
-
-
-def _clip(text: str) -> str:
-    text = text.strip()
-    return text[:MAX_DOC_CHARS]
-
-
-def _content_text(content: object) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):  # OpenAI content parts
-        parts = [p.get("text") for p in content if isinstance(p, dict)]
-        return "\n".join(p for p in parts if isinstance(p, str))
-    return ""
-
-
-def _parse_journal(data: bytes, day: str) -> list[_Doc]:
-    docs: list[_Doc] = []
-    for line in data.split(b"\n"):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except ValueError:  # a truncated last line of a live journal, or a damaged line
-            continue
-        if not isinstance(obj, dict) or obj.get("type") != "message":
-            continue
-        message = obj.get("message")
-        if not isinstance(message, dict):
-            continue
-        role = message.get("role")
-        if role not in ("user", "assistant"):
-            continue
-        text = _clip(_content_text(message.get("content")))
-        if text:
-            docs.append(_Doc(str(role), day, redact(text)))
-    return docs
-
-
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-_ITEM = re.compile(r"^\s{0,3}[-*+]\s+(?:\[(\d{4}-\d{2}-\d{2})\]\s*)?(.*\S)\s*$")
-_BOLD_PATH = re.compile(r"^\*\*(.+?)\*\*:?\s*")
-
-
-def _parse_archive(text: str, day: str) -> list[_Doc]:
-    sections: dict[str, list[str]] = {}
-    current: str | None = None
-    fence: str | None = None
-    for line in text.splitlines():
-        marker = _FENCE.match(line)
-        if marker and (fence is None or marker.group(1)[0] == fence):
-            fence = None if fence else marker.group(1)[0]
-        heading = _HEADING.match(line) if fence is None else None
-        if heading and len(heading.group(1)) == 2:
-            current = heading.group(2).strip().casefold()
-            sections.setdefault(current, [])
-        elif heading and len(heading.group(1)) == 1:
-            continue
-        elif current is not None:
-            sections[current].append(line)
-    parts: list[str] = []
-    summary = "\n".join(sections.get("summary", [])).strip()
-    if summary:
-        parts.append(summary)
-    for line in sections.get("memories extracted", []):
-        item = _ITEM.match(line)
-        if item:
-            parts.append(_BOLD_PATH.sub(lambda m: m.group(1) + ": ", item.group(2)))
-    if not parts:  # a hand-written or unusual archive: index what it says, minus the header list
-        known = {"token usage"}
-        body = [ln for name, lines in sections.items() if name not in known for ln in lines]
-        parts = [ln for ln in body if ln.strip()]
-    text = _clip("\n".join(parts))
-    return [_Doc("summary", day, redact(text))] if text else []
-
-
-def _parse_memories(text: str, default_day: str) -> list[_Doc]:
-    docs: list[_Doc] = []
-    wing: str | None = None
-    hall: str | None = None
-    room: str | None = None
-    fence: str | None = None
-    for line in text.splitlines():
-        marker = _FENCE.match(line)
-        if marker and (fence is None or marker.group(1)[0] == fence):
-            fence = None if fence else marker.group(1)[0]
-            continue
-        if fence is not None:
-            continue
-        heading = _HEADING.match(line)
-        if heading:
-            level, name = len(heading.group(1)), heading.group(2).strip()
-            parsed = parse_hall(name)
-            if level == 1:
-                wing = hall = room = None
-            elif level == 2:
-                wing, hall, room = (None, parsed.value, None) if parsed else (name, None, None)
-            elif level == 3:
-                if wing is not None:  # ## wing / ### Hall
-                    hall, room = (parsed.value if parsed else name), None
-                else:  # ## Hall / ### room
-                    room = name
-            elif level == 4 and wing is not None:
-                room = name
-            continue
-        item = _ITEM.match(line)
-        if item is None:
-            continue
-        content = _clip(item.group(2))
-        path = "/".join(p for p in (wing, hall, room) if p) or "memories"
-        docs.append(_Doc("memory:" + path, item.group(1) or default_day, redact(content)))
-    return docs
-
-
-def _read_file(path: Path, kind: str, day: str) -> tuple[list[_Doc], int, int] | None:
-    """(documents, size, mtime_ns) from one file, or None if it vanished or cannot be read."""
-    try:
-        with path.open("rb") as handle:
-            st = os.fstat(handle.fileno())
-            data = handle.read()
-    except OSError:
-        return None
-    if kind == "journal":
-        docs = _parse_journal(data, day)
-    elif kind == "archive":
-        docs = _parse_archive(data.decode("utf-8", "replace"), day)
-    else:
-        if not day:
-            day = datetime.fromtimestamp(st.st_mtime).date().isoformat()
-        docs = _parse_memories(data.decode("utf-8", "replace").lstrip("\ufeff"), day)
-    return docs, st.st_size, st.st_mtime_ns
-
-
-def _hot_files(found: _Found, now: float) -> list[str]:
-    """Files that may still change in place: journals without an archive or newer than it (a live or
-    resumed session), and any session file written in the last HOT_SECONDS."""
-    recent = int((now - HOT_SECONDS) * 1e9)
-    archives = {meta[1]: meta[4] for meta in found.values() if meta[0] == "archive"}
-    hot = []
-    for rel, (kind, source, _day, _size, mtime) in found.items():
-        if mtime > recent or (kind == "journal" and mtime > archives.get(source, -1)):
-            hot.append(rel)
-    return hot
-
-
-_CLASSIFIED: dict[str, tuple[str, str, str] | None] = {}
-
-
-def _classify(name: str) -> tuple[str, str, str] | None:
-    """(kind, source, date) of a file name under sessions/, or None for files recall ignores."""
-    if name in _CLASSIFIED:
-        return _CLASSIFIED[name]
-    result = None
-    match = _SESSION_FILE.match(name)
-    if match is not None:
-        day, ident, ext = match.groups()
-        with contextlib.suppress(ValueError):
-            date.fromisoformat(day)
-            result = ("journal" if ext == "jsonl" else "archive"), f"{day}-{ident}", day
-    if len(_CLASSIFIED) < 1_000_000:
-        _CLASSIFIED[name] = result
-    return result
-
-
-# --------------------------------------------------------------------------------------------------
-# Results
 
 
 @dataclass
@@ -483,122 +76,12 @@ def _where(kind: str) -> str:
     return f"message ({kind})"
 
 
-def _snippet(text: str, terms: Collection[QueryTerm], width: int = SNIPPET_CHARS) -> str:
-    """The part of text around its densest cluster of query terms, one line, redacted.
-
-    The text comes from the index, which holds text redacted with the current secret patterns (see
-    `_index_version`), so the snippet is redacted and no cut can leave half a secret behind."""
-    flat = " ".join(text.split())
-    if len(flat) <= width:
-        return flat
-    # Find where each term may start with str.find (a stem minus its last letter is a prefix of every
-    # word it stems from), then confirm a word by stemming it.
-    lowered = flat.lower()
-    if len(lowered) != len(flat):  # a few characters change length when lowered: keep the offsets
-        lowered = flat
-    hits: list[tuple[int, str]] = []
-    for term in terms:
-        cjk = _HAS_CJK.search(term.text) is not None
-        needle = term.text if cjk else term.text[:-1] or term.text
-        pos = lowered.find(needle)
-        while pos != -1 and len(hits) < 400:
-            if cjk:
-                hits.append((pos, term.text))
-            elif pos == 0 or not (lowered[pos - 1].isalnum() or lowered[pos - 1] == "_"):
-                word = _WORD.match(lowered, pos)
-                if word is not None:
-                    text_word = _CJK_RUN.split(word.group(), maxsplit=1)[0]
-                    if stem(_norm(text_word)) == term.text:
-                        hits.append((pos, term.text))
-            pos = lowered.find(needle, pos + 1)
-    hits.sort()
-    anchor = 0
-    if hits:
-        best = -1
-        for i, (pos, _term) in enumerate(hits):
-            covered = {t for p, t in hits[i:] if p < pos + width * 2 // 3}
-            if len(covered) > best:
-                best, anchor = len(covered), pos
-    start = max(0, anchor - width // 4)
-    end = min(len(flat), start + width)
-    start = max(0, end - width)
-    if start > 0:
-        space = flat.find(" ", start, start + 20)
-        start = space + 1 if space != -1 else start
-    if end < len(flat):
-        space = flat.rfind(" ", end - 20, end)
-        end = space if space > start else end
-    return ("…" if start > 0 else "") + flat[start:end].strip() + ("…" if end < len(flat) else "")
-
-
-def _utf8_len(text: str) -> int:
-    return len(text.encode("utf-8", "replace"))
-
-
-def _cut_utf8(text: str, max_bytes: int, ellipsis: str = "…") -> str:
-    """Text shortened to at most max_bytes UTF-8 bytes, with an ellipsis when shortened."""
-    if _utf8_len(text) <= max_bytes:
-        return text
-    room = max_bytes - _utf8_len(ellipsis)
-    if room <= 0:
-        return ""
-    cut = text.encode("utf-8", "replace")[:room].decode("utf-8", "ignore")
-    return cut.rstrip() + ellipsis
-
-
-def format_hits(hits: list[RecallHit], *, max_bytes: int = 2048, query: str | None = None) -> str:
-    """Compact text for the model: hits grouped by session (best first, newer first among equal
-    scores), at most max_bytes UTF-8 bytes, secrets redacted. `query` only words the empty answer."""
-    if not hits:
-        what = f' for "{" ".join(query.split())}"' if query and query.strip() else ""
-        return _cut_utf8(redact(f"no matches{what} in archived sessions or memories"), max_bytes)
-    groups: dict[str, list[RecallHit]] = {}
-    for hit in sorted(hits, key=lambda h: (-h.score, _neg_date(h.date))):
-        groups.setdefault(hit.source, []).append(hit)
-    total = len(hits)
-    lines = [
-        f"{total} match{'es' if total != 1 else ''} from {len(groups)} source"
-        f"{'s' if len(groups) != 1 else ''}, best first:"
-    ]
-    used = _utf8_len(lines[0])
-    shown = 0
-    # Each snippet gets a fair share of the room, so that one long snippet cannot crowd out the rest.
-    share = max(120, (max_bytes - used) // min(total, 6) - 60)
-    for source, group in groups.items():
-        memories = source == MEMORIES_FILE
-        header = "memories.md" if memories else f"[{group[0].date}] session {redact(source)}"
-        for i, hit in enumerate(group):
-            left = total - shown
-            reserve = _utf8_len(f"\n({left} more not shown)") if left > 1 else 0
-            dated = f" [{hit.date}]" if memories else ""  # entries of one file carry their own dates
-            prefix = f"  - {redact(hit.where)}{dated}: "
-            head = ("\n" + header) if i == 0 else ""
-            budget = max_bytes - used - reserve - _utf8_len(head) - 1 - _utf8_len(prefix)
-            if budget < 24:
-                break
-            budget = min(budget, share)
-            snippet = _cut_utf8(redact(" ".join(hit.snippet.split())), budget)
-            line = head + "\n" + prefix + snippet
-            lines.append(line)
-            used += _utf8_len(line)
-            shown += 1
-        else:
-            continue
-        break
-    if shown < total:
-        lines.append(f"\n({total - shown} more not shown)")
-    return _cut_utf8("".join(lines), max_bytes)
-
-
-def _neg_date(day: str) -> int:
+def neg_date(day: str) -> int:
+    """Sort key of a YYYY-MM-DD date, newest first (0 for a malformed date)."""
     try:
         return -date.fromisoformat(day).toordinal()
     except ValueError:
         return 0
-
-
-# --------------------------------------------------------------------------------------------------
-# The index
 
 
 _SCHEMA = """
@@ -801,14 +284,14 @@ class RecallIndex:
             stats.seconds = time.perf_counter() - started
             return stats
 
-    def _scan(self, conn: sqlite3.Connection) -> tuple[_Found, set[str] | None]:
+    def _scan(self, conn: sqlite3.Connection) -> tuple[Found, set[str] | None]:
         """The files to compare with the table: rel path -> (kind, source, date, size, mtime_ns), and
         the set of paths looked at (None: a full scan, every indexed file was looked at).
 
         A full scan stats every session file (first use, then every FULL_SCAN_SECONDS). Otherwise a
         changed directory mtime (a file added, removed or renamed into place) costs a listing of names
         and inodes and a stat of the new or replaced ones, and the files that may change in place (see
-        _hot_files) are stat'ed at every use. An old, not hot file rewritten in place (same inode) is
+        hot_files) are stat'ed at every use. An old, not hot file rewritten in place (same inode) is
         seen at the next full scan."""
         del conn  # the scan looks at the files only; _refresh compares with the table
         sessions = self.home / "sessions"
@@ -818,7 +301,7 @@ class RecallIndex:
             dir_mtime = None
         now = time.time()
         full = self._dir_mtime is None or now - self._last_full > FULL_SCAN_SECONDS
-        found: _Found = {}
+        found: Found = {}
         checked: set[str] | None = None
         if full or dir_mtime != self._dir_mtime:
             # Read the directory's mtime before listing it: a file added meanwhile changes it again.
@@ -826,7 +309,7 @@ class RecallIndex:
             names: dict[str, int] = {}  # rel path -> inode (from the directory entry: no stat needed)
             with contextlib.suppress(OSError), os.scandir(sessions) as entries:
                 for entry in entries:
-                    if _classify(entry.name) is not None:
+                    if classify(entry.name) is not None:
                         names["sessions/" + entry.name] = entry.inode()
             if full:
                 self._last_full = now
@@ -841,7 +324,7 @@ class RecallIndex:
             checked = set(self._hot)
             to_stat = checked
         for rel in to_stat:
-            kind = _classify(rel[len("sessions/") :])
+            kind = classify(rel[len("sessions/") :])
             if kind is None:
                 continue
             try:
@@ -851,7 +334,7 @@ class RecallIndex:
             if stat.S_ISREG(st.st_mode):
                 found[rel] = (*kind, st.st_size, st.st_mtime_ns)
         if full:
-            self._hot = _hot_files(found, now)
+            self._hot = hot_files(found, now)
             self._files.clear()  # cheap to refill; keeps the cache honest after another process's rebuild
         elif checked:
             self._hot = sorted(set(self._hot) | {rel for rel in checked if rel in found})
@@ -919,7 +402,7 @@ class RecallIndex:
         parsed = None
         if meta is not None:
             kind, source, day, _size, _mtime = meta
-            parsed = _read_file(self.home / rel, kind, day)
+            parsed = read_file(self.home / rel, kind, day)
         if parsed is not None and row is not None and (row[1], row[2]) == (parsed[1], parsed[2]):
             return  # another process indexed this version meanwhile
         if row is not None:
@@ -1046,7 +529,7 @@ class RecallIndex:
         )
         params: list[object] = []
         for term in listed:
-            params += [DOC_BITS, weights[term], _match_expression([term])]
+            params += [DOC_BITS, weights[term], match_expression([term])]
         sql = f"SELECT g.fid, g.cov AS e FROM (SELECT fid, sum(w) AS cov FROM ({postings}) GROUP BY fid) AS g"
         conditions = ["g.fid IS NOT ?"]
         params.append(memories_id)
@@ -1082,7 +565,7 @@ class RecallIndex:
             rows += conn.execute(
                 "SELECT id, date, kind, terms FROM doc WHERE id IN "
                 "(SELECT rowid FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid < ?)",
-                (_match_expression(present), memories_id << DOC_BITS, (memories_id + 1) << DOC_BITS),
+                (match_expression(present), memories_id << DOC_BITS, (memories_id + 1) << DOC_BITS),
             ).fetchall()
         files = self._file_info(conn, {rowid >> DOC_BITS for rowid, *_rest in rows})
         low = _day(since).isoformat() if since is not None else ""
@@ -1135,7 +618,7 @@ class RecallIndex:
             scores = sorted(group.scores, reverse=True)[:_MAX_DOCS_PER_SOURCE]
             aggregate = sum(value * _DECAY**i for i, value in enumerate(scores))
             score = aggregate * (_COVERAGE_FLOOR + (1 - _COVERAGE_FLOOR) * coverage(group.mask)) ** 2
-            ordinal = -_neg_date(group.date)
+            ordinal = -neg_date(group.date)
             age = max(0, today - ordinal) if ordinal else 3650
             score *= 1.0 + _RECENCY / (1.0 + age / 90.0)  # a mild preference for recent sessions
             ranked.append((score, ordinal, group))
@@ -1149,7 +632,7 @@ class RecallIndex:
                 RecallHit(
                     source=group.source,
                     date=group.date,
-                    snippet=_snippet(text, shown or present),
+                    snippet=snippet(text, shown or present),
                     score=round(score, 4),
                     where=_where(group.kind),
                 )

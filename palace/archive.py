@@ -1,0 +1,310 @@
+"""Session archives (render and write) and the listing, lookup and showing of sessions."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from palace.errors import PalaceError, StoreError
+from palace.memory.ops import normalise
+from palace.memory.secrets import redact
+from palace.memory.store import atomic_write
+from palace.sessions import _ID_RE, Journal, _parse_time, content_text, is_live, sessions_dir
+
+_FILE_RE = re.compile(r"^(\d{4}-\d{2}-\d{2}-[0-9a-f]{8})\.(jsonl|md)$")
+_BY_WORDS = {"model": "the model", "user": "the user"}
+
+
+def _offset(moment: datetime) -> str:
+    delta = moment.utcoffset()
+    minutes = int(delta.total_seconds() // 60) if delta is not None else 0
+    sign = "-" if minutes < 0 else "+"
+    minutes = abs(minutes)
+    return f"{sign}{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def format_time(moment: datetime) -> str:
+    """`2026-11-30 14:35 +00:00`, as in the archive header."""
+    return f"{moment:%Y-%m-%d %H:%M} {_offset(moment)}"
+
+
+# ---------------------------------------------------------------------- archive
+
+
+def archive_path(journal: Journal) -> Path:
+    return journal.path.with_name(f"{journal.id}.md")
+
+
+def _summary_block(summary: str) -> str:
+    paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", redact(summary))]
+    paragraphs = [("\\" + p if p.startswith("#") else p) for p in paragraphs if p]
+    return "\n\n".join(paragraphs) or "(no summary)"
+
+
+def _event_line(event: dict[str, Any]) -> str:
+    by, action = str(event.get("by")), str(event.get("action"))
+    label = f"extracted, {action}" if by == "extracted" else f"{action} by {_BY_WORDS.get(by, by)}"
+    content = " ".join(redact(str(event.get("content"))).split())
+    return f"- **{event.get('path')}**: {content} ({label})"
+
+
+def render_archive(journal: Journal, *, ended: datetime | None = None, summary: str | None = None) -> str:
+    """The archive markdown (DESIGN 1.3)."""
+    ended = ended or journal.ended or journal.last_activity
+    match = _ID_RE.match(journal.id)
+    day, short = (match.group(1), match.group(2)) if match else (f"{journal.started:%Y-%m-%d}", journal.id)
+    text = summary if summary is not None else journal.summary
+    input_tokens, output_tokens = journal.usage
+    seen: set[tuple[str, str]] = set()
+    lines: list[str] = []
+    for event in journal.memory_events:
+        key = (str(event.get("path")).casefold(), normalise(str(event.get("content"))))
+        if key in seen and event.get("action") in ("saved", "refreshed"):
+            continue  # already listed (e.g. the model saved it, then extraction found it again)
+        seen.add(key)
+        lines.append(_event_line(event))
+    parts = [
+        f"# Session {day} · {short}",
+        "",
+        f"- Started: {format_time(journal.started)}",
+        f"- Ended: {format_time(ended)}",
+        f"- Model: {journal.model}",
+        f"- Wing: {journal.wing or '(none)'}",
+        f"- Turns: {journal.turns}",
+        "",
+        "## Summary",
+        _summary_block(text or "(no summary)"),
+        "",
+        "## Token Usage",
+        f"- Input: {input_tokens:,}",
+        f"- Output: {output_tokens:,}",
+        f"- Total: {input_tokens + output_tokens:,}",
+        "",
+        "## Memories Extracted",
+        *(lines or ["- (none)"]),
+    ]
+    return "\n".join(parts) + "\n"
+
+
+def write_archive(journal: Journal, *, ended: datetime | None = None, summary: str | None = None) -> Path:
+    """Write (or rewrite) the session's archive atomically, mode 0600. `summary` overrides the journal's."""
+    path = archive_path(journal)
+    text = render_archive(journal, ended=ended, summary=summary)
+    try:
+        atomic_write(path, text.encode("utf-8"))
+    except OSError as exc:
+        raise StoreError(f"cannot write the session archive {path}: {exc.strerror}") from exc
+    return path
+
+
+# ---------------------------------------------------------------------- listing
+
+
+@dataclass
+class SessionInfo:
+    """One session as listed: from its archive when there is one, else from its journal."""
+
+    id: str
+    date: str
+    started: datetime | None
+    turns: int
+    summary: str  # first line of the summary ("" when none yet)
+    archived: bool
+    journal: Path | None
+    archive: Path | None
+
+
+def _session_files(home: Path) -> dict[str, dict[str, Path]]:
+    found: dict[str, dict[str, Path]] = {}
+    try:
+        entries = list(os.scandir(sessions_dir(home)))
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise StoreError(f"cannot list {sessions_dir(home)}: {exc.strerror}") from exc
+    for entry in entries:
+        match = _FILE_RE.match(entry.name)
+        if match:
+            found.setdefault(match.group(1), {})[match.group(2)] = Path(entry.path)
+    return found
+
+
+_ARCHIVE_STARTED = re.compile(r"^- Started:\s*(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2})(?: ([+-]\d{2}:\d{2}))?", re.M)
+_ARCHIVE_TURNS = re.compile(r"^- Turns:\s*(\d+)", re.M)
+
+
+def _archive_info(text: str) -> tuple[datetime | None, int, str]:
+    started = None
+    match = _ARCHIVE_STARTED.search(text)
+    if match:
+        started = _parse_time(f"{match.group(1)}T{match.group(2)}{match.group(3) or ''}")
+    turns_match = _ARCHIVE_TURNS.search(text)
+    turns = int(turns_match.group(1)) if turns_match else 0
+    summary = ""
+    in_summary = False
+    for line in text.splitlines():
+        if line.startswith("## "):
+            in_summary = line[3:].strip().casefold() == "summary"
+            continue
+        if in_summary and line.strip():
+            summary = line.strip()
+            break
+    return started, turns, summary
+
+
+def list_sessions(home: Path) -> list[SessionInfo]:
+    """Every session, newest first."""
+    infos: list[tuple[float, SessionInfo]] = []
+    for session_id, files in _session_files(home).items():
+        journal_path, archive = files.get("jsonl"), files.get("md")
+        started: datetime | None = None
+        turns, summary = 0, ""
+        try:
+            if archive is not None:
+                started, turns, summary = _archive_info(archive.read_text(encoding="utf-8", errors="replace"))
+            elif journal_path is not None:
+                journal = Journal.load(journal_path)
+                started, turns = journal.started, journal.turns
+                summary = (journal.summary or "").strip().splitlines()[0] if journal.summary else ""
+        except (OSError, PalaceError):
+            pass
+        day = session_id[:10]
+        order = started.timestamp() if started else _mtime(archive or journal_path)
+        infos.append((order, SessionInfo(
+            id=session_id, date=day, started=started, turns=turns, summary=redact(summary),
+            archived=archive is not None, journal=journal_path, archive=archive,
+        )))
+    infos.sort(key=lambda pair: (pair[1].date, pair[0]), reverse=True)
+    return [info for _, info in infos]
+
+
+def _mtime(path: Path | None) -> float:
+    if path is None:
+        return 0.0
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def find_session(home: Path, session_id: str) -> str:
+    """The full id named by an id, a unique prefix of it, or a unique prefix of its 8 hex digits."""
+    wanted = session_id.strip().removesuffix(".md").removesuffix(".jsonl").casefold()
+    if not wanted:
+        raise PalaceError("say which session: an id like 2026-11-30-a1b2c3d4, or the start of its hex part")
+    ids = sorted(_session_files(home))
+    if wanted in ids:
+        return wanted
+    matches = [i for i in ids if i.startswith(wanted) or i[11:].startswith(wanted)]
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise PalaceError(f"no session {session_id!r} in {sessions_dir(home)} (`palace sessions list` lists them)")
+    shown = ", ".join(matches[:8]) + (", ..." if len(matches) > 8 else "")
+    raise PalaceError(f"{session_id!r} names {len(matches)} sessions ({shown}); give more of the id")
+
+
+def find_journal(home: Path, session_id: str) -> Path:
+    """The journal of the session named by id or prefix (PalaceError when it has none)."""
+    full = find_session(home, session_id)
+    path = sessions_dir(home) / f"{full}.jsonl"
+    if not path.exists():
+        raise PalaceError(f"session {full} has an archive but no journal (its transcript was deleted)")
+    return path
+
+
+def _transcript(journal: Journal) -> str:
+    lines = [
+        f"# Session {journal.id} (not archived yet)",
+        "",
+        f"- Started: {format_time(journal.started)}",
+        f"- Model: {journal.model}",
+        f"- Wing: {journal.wing or '(none)'}",
+        f"- Turns: {journal.turns}",
+        "",
+        "## Transcript",
+    ]
+    for message in journal.messages:
+        role = message.get("role")
+        text = redact(content_text(message.get("content"))).strip()
+        if role == "user":
+            lines += ["", f"**You**: {text}"]
+        elif role == "assistant":
+            if text:
+                lines += ["", f"**Assistant**: {text}"]
+            for call in message.get("tool_calls") or ():
+                function = call.get("function") if isinstance(call, dict) else None
+                if isinstance(function, dict):
+                    arguments = redact(str(function.get("arguments") or ""))
+                    lines.append(f"  → {function.get('name')} {_clip(arguments, 200)}")
+        elif role == "tool":
+            lines.append(f"  ← {_clip(' '.join(text.split()), 200)}")
+    if journal.memory_events:
+        lines += ["", "## Memories", *(_event_line(e) for e in journal.memory_events)]
+    return "\n".join(lines) + "\n"
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def show_session(home: Path, session_id: str) -> str:
+    """The archive's markdown, or a readable transcript when only the journal exists."""
+    full = find_session(home, session_id)
+    folder = sessions_dir(home)
+    archive = folder / f"{full}.md"
+    try:
+        return archive.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise StoreError(f"cannot read {archive}: {exc.strerror}") from exc
+    return _transcript(Journal.load(folder / f"{full}.jsonl"))
+
+
+def _ends_finished(path: Path) -> bool:
+    """Does the journal's last lifecycle mark say "end" (not resumed since)?"""
+    try:
+        with path.open("rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            size = handle.tell()
+            handle.seek(max(0, size - 65536))
+            tail = handle.read()
+    except OSError:
+        return True
+    for line in reversed(tail.split(b"\n")):
+        if b'"type"' not in line:
+            continue
+        try:
+            kind = json.loads(line).get("type")
+        except (ValueError, AttributeError):
+            continue
+        if kind == "end":
+            return True
+        if kind in ("resumed", "session"):
+            return False
+    return False
+
+
+def find_orphans(home: Path) -> list[Path]:
+    """Journals left by sessions that died: nobody alive owns them, and they have no archive
+    (or were resumed after their archive was written and never ended)."""
+    orphans: list[tuple[str, Path]] = []
+    for session_id, files in _session_files(home).items():
+        journal = files.get("jsonl")
+        if journal is None:
+            continue
+        if "md" in files and _ends_finished(journal):
+            continue
+        try:
+            if is_live(journal):
+                continue
+        except StoreError:
+            continue
+        orphans.append((session_id, journal))
+    return [path for _, path in sorted(orphans)]

@@ -1,0 +1,154 @@
+"""Palace's git plumbing: git run with one-line errors, and commits of exactly the given paths."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from palace.filelock import exclusive
+
+MEMORIES = "memories.md"
+HAND_EDIT_MESSAGE = "memory: hand edit"
+_GIT_TIMEOUT = 30.0
+_LOCK_RETRIES = 20  # a busy index.lock is retried this many times...
+_LOCK_WAIT = 0.1  # ...this many seconds apart
+
+# Environment variables that point git at another repository (set, e.g., when palace runs inside a hook).
+_GIT_LOCATION_VARS = (
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_COMMON_DIR",
+    "GIT_NAMESPACE",
+    "GIT_PREFIX",
+    "GIT_IMPLICIT_WORK_TREE",
+    "GIT_GRAFT_FILE",
+    "GIT_SHALLOW_FILE",
+)
+
+
+class _GitTrouble(Exception):
+    """Git could not do what was asked; the message is one line."""
+
+
+def _git_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in _GIT_LOCATION_VARS}
+    env.update(LC_ALL="C", LANGUAGE="C", GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0")
+    return env
+
+
+def _one_line(raw: bytes) -> str:
+    lines = [ln.strip() for ln in raw.decode("utf-8", "replace").splitlines() if ln.strip()]
+    for line in lines:
+        if line.startswith(("fatal:", "error:")):
+            return line
+    return lines[0] if lines else ""
+
+
+def _git(cwd: Path, *args: str, check: bool = True, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    try:
+        proc = subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            env=_git_env(),
+            input=stdin,
+            capture_output=True,
+            timeout=_GIT_TIMEOUT,
+            check=False,
+        )
+    except FileNotFoundError as exc:
+        raise _GitTrouble("git is not installed (not found on PATH)") from exc
+    except subprocess.TimeoutExpired as exc:
+        raise _GitTrouble(f"git {args[0]} did not finish in {_GIT_TIMEOUT:.0f} s") from exc
+    except OSError as exc:
+        raise _GitTrouble(f"cannot run git: {exc.strerror}") from exc
+    if check and proc.returncode != 0:
+        detail = _one_line(proc.stderr) or _one_line(proc.stdout) or f"exit status {proc.returncode}"
+        raise _GitTrouble(f"git {args[0]}: {detail}")
+    return proc
+
+
+def _is_top(home: Path) -> bool:
+    """home is the top of a git work tree (never an enclosing repository of a parent folder)."""
+    if not (home / ".git").exists():
+        return False
+    proc = _git(home, "rev-parse", "--show-toplevel", check=False)
+    if proc.returncode != 0:
+        return False
+    top = proc.stdout.decode("utf-8", "surrogateescape").strip()
+    try:
+        return bool(top) and Path(top).resolve() == home.resolve()
+    except OSError:
+        return False
+
+
+def _identity_args(home: Path) -> list[str]:
+    """`-c user.name=palace -c user.email=palace@localhost`, each only when none is configured."""
+    proc = _git(home, "config", "--get-regexp", r"^user\.(name|email)$", check=False)
+    keys = {ln.split(" ", 1)[0].lower() for ln in proc.stdout.decode("utf-8", "replace").splitlines()}
+    env = os.environ
+    args: list[str] = []
+    if "user.name" not in keys and not (env.get("GIT_AUTHOR_NAME") and env.get("GIT_COMMITTER_NAME")):
+        args += ["-c", "user.name=palace"]
+    has_env_email = bool(env.get("EMAIL")) or bool(env.get("GIT_AUTHOR_EMAIL") and env.get("GIT_COMMITTER_EMAIL"))
+    if "user.email" not in keys and not has_env_email:
+        args += ["-c", "user.email=palace@localhost"]
+    return args
+
+
+def _commit(home: Path, rels: Sequence[str], message: str) -> bool:
+    """Commit exactly these paths; a busy index (the user's own git running) is retried for a moment."""
+    with _commit_lock(home):  # palace's own commits (threads and processes alike) take turns
+        for attempt in range(_LOCK_RETRIES + 1):
+            try:
+                return _commit_once(home, rels, message)
+            except _GitTrouble as exc:
+                if "index.lock" not in str(exc) or attempt == _LOCK_RETRIES:
+                    raise
+                time.sleep(_LOCK_WAIT)
+    raise AssertionError("unreachable")
+
+
+@contextlib.contextmanager
+def _commit_lock(home: Path) -> Iterator[None]:
+    """A flock inside .git/, so it is never tracked and never outlives the repository."""
+    try:
+        with exclusive(home / ".git" / "palace-commit.lock"):
+            yield
+    except OSError as exc:
+        raise _GitTrouble(f"cannot lock the repository: {exc.strerror}") from exc
+
+
+def _commit_once(home: Path, rels: Sequence[str], message: str) -> bool:
+    """Commit exactly these paths (other staged work is left alone). False when nothing changed."""
+    if _git(home, "symbolic-ref", "-q", "HEAD", check=False).returncode != 0:
+        raise _GitTrouble("HEAD is detached (a commit is checked out, not a branch)")
+    _git(home, "add", "--", *rels)
+    proc = _git(home, *_identity_args(home), "commit", "--no-verify", "-q", "-m", message, "--", *rels, check=False)
+    if proc.returncode == 0:
+        return True
+    text = (proc.stdout + proc.stderr).decode("utf-8", "replace")
+    if "nothing to commit" in text or "no changes added to commit" in text:
+        return False
+    detail = _one_line(proc.stderr) or _one_line(proc.stdout) or f"exit status {proc.returncode}"
+    raise _GitTrouble(f"git commit: {detail}")
+
+
+def _pending_change(home: Path, rel: str) -> bool:
+    """rel differs from HEAD (modified, staged, untracked or deleted)."""
+    proc = _git(home, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", rel)
+    return bool(proc.stdout.strip(b"\0 "))
+
+
+def _rel(home: Path, path: Path) -> str:
+    path = path if path.is_absolute() else home / path
+    try:
+        return path.resolve().relative_to(home.resolve()).as_posix()
+    except ValueError as exc:
+        raise _GitTrouble(f"{path} is not inside the palace {home}") from exc

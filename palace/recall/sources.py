@@ -1,0 +1,194 @@
+"""Reading the palace files for recall: session file classification, journals, archives, memories.md."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+
+from palace.memory.halls import parse_hall
+from palace.memory.secrets import redact
+
+MAX_DOC_CHARS = 20_000  # a pasted log is indexed (and shown) up to this many characters
+HOT_SECONDS = 2 * 86400  # session files written this recently are stat'ed at every use
+
+_SESSION_FILE = re.compile(r"^(\d{4}-\d{2}-\d{2})-([0-9A-Za-z]{1,32})\.(jsonl|md)$")
+MEMORIES_FILE = "memories.md"
+
+Found = dict[str, tuple[str, str, str, int, int]]  # rel path -> (kind, source, date, size, mtime_ns)
+
+
+@dataclass
+class Doc:
+    """One indexable document: a message, an archive's summary, or a memory entry."""
+
+    kind: str  # "summary" | "user" | "assistant" | "memory:<path>"
+    date: str
+    text: str
+
+
+def _clip(text: str) -> str:
+    text = text.strip()
+    return text[:MAX_DOC_CHARS]
+
+
+def _content_text(content: object) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # OpenAI content parts
+        parts = [p.get("text") for p in content if isinstance(p, dict)]
+        return "\n".join(p for p in parts if isinstance(p, str))
+    return ""
+
+
+def _parse_journal(data: bytes, day: str) -> list[Doc]:
+    docs: list[Doc] = []
+    for line in data.split(b"\n"):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError:  # a truncated last line of a live journal, or a damaged line
+            continue
+        if not isinstance(obj, dict) or obj.get("type") != "message":
+            continue
+        message = obj.get("message")
+        if not isinstance(message, dict):
+            continue
+        role = message.get("role")
+        if role not in ("user", "assistant"):
+            continue
+        text = _clip(_content_text(message.get("content")))
+        if text:
+            docs.append(Doc(str(role), day, redact(text)))
+    return docs
+
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_ITEM = re.compile(r"^\s{0,3}[-*+]\s+(?:\[(\d{4}-\d{2}-\d{2})\]\s*)?(.*\S)\s*$")
+_BOLD_PATH = re.compile(r"^\*\*(.+?)\*\*:?\s*")
+
+
+def _parse_archive(text: str, day: str) -> list[Doc]:
+    sections: dict[str, list[str]] = {}
+    current: str | None = None
+    fence: str | None = None
+    for line in text.splitlines():
+        marker = _FENCE.match(line)
+        if marker and (fence is None or marker.group(1)[0] == fence):
+            fence = None if fence else marker.group(1)[0]
+        heading = _HEADING.match(line) if fence is None else None
+        if heading and len(heading.group(1)) == 2:
+            current = heading.group(2).strip().casefold()
+            sections.setdefault(current, [])
+        elif heading and len(heading.group(1)) == 1:
+            continue
+        elif current is not None:
+            sections[current].append(line)
+    parts: list[str] = []
+    summary = "\n".join(sections.get("summary", [])).strip()
+    if summary:
+        parts.append(summary)
+    for line in sections.get("memories extracted", []):
+        item = _ITEM.match(line)
+        if item:
+            parts.append(_BOLD_PATH.sub(lambda m: m.group(1) + ": ", item.group(2)))
+    if not parts:  # a hand-written or unusual archive: index what it says, minus the header list
+        known = {"token usage"}
+        body = [ln for name, lines in sections.items() if name not in known for ln in lines]
+        parts = [ln for ln in body if ln.strip()]
+    text = _clip("\n".join(parts))
+    return [Doc("summary", day, redact(text))] if text else []
+
+
+def _parse_memories(text: str, default_day: str) -> list[Doc]:
+    docs: list[Doc] = []
+    wing: str | None = None
+    hall: str | None = None
+    room: str | None = None
+    fence: str | None = None
+    for line in text.splitlines():
+        marker = _FENCE.match(line)
+        if marker and (fence is None or marker.group(1)[0] == fence):
+            fence = None if fence else marker.group(1)[0]
+            continue
+        if fence is not None:
+            continue
+        heading = _HEADING.match(line)
+        if heading:
+            level, name = len(heading.group(1)), heading.group(2).strip()
+            parsed = parse_hall(name)
+            if level == 1:
+                wing = hall = room = None
+            elif level == 2:
+                wing, hall, room = (None, parsed.value, None) if parsed else (name, None, None)
+            elif level == 3:
+                if wing is not None:  # ## wing / ### Hall
+                    hall, room = (parsed.value if parsed else name), None
+                else:  # ## Hall / ### room
+                    room = name
+            elif level == 4 and wing is not None:
+                room = name
+            continue
+        item = _ITEM.match(line)
+        if item is None:
+            continue
+        content = _clip(item.group(2))
+        path = "/".join(p for p in (wing, hall, room) if p) or "memories"
+        docs.append(Doc("memory:" + path, item.group(1) or default_day, redact(content)))
+    return docs
+
+
+def read_file(path: Path, kind: str, day: str) -> tuple[list[Doc], int, int] | None:
+    """(documents, size, mtime_ns) from one file, or None if it vanished or cannot be read."""
+    try:
+        with path.open("rb") as handle:
+            st = os.fstat(handle.fileno())
+            data = handle.read()
+    except OSError:
+        return None
+    if kind == "journal":
+        docs = _parse_journal(data, day)
+    elif kind == "archive":
+        docs = _parse_archive(data.decode("utf-8", "replace"), day)
+    else:
+        if not day:
+            day = datetime.fromtimestamp(st.st_mtime).date().isoformat()
+        docs = _parse_memories(data.decode("utf-8", "replace").lstrip("\ufeff"), day)
+    return docs, st.st_size, st.st_mtime_ns
+
+
+def hot_files(found: Found, now: float) -> list[str]:
+    """Files that may still change in place: journals without an archive or newer than it (a live or
+    resumed session), and any session file written in the last HOT_SECONDS."""
+    recent = int((now - HOT_SECONDS) * 1e9)
+    archives = {meta[1]: meta[4] for meta in found.values() if meta[0] == "archive"}
+    hot = []
+    for rel, (kind, source, _day, _size, mtime) in found.items():
+        if mtime > recent or (kind == "journal" and mtime > archives.get(source, -1)):
+            hot.append(rel)
+    return hot
+
+
+_CLASSIFIED: dict[str, tuple[str, str, str] | None] = {}
+
+
+def classify(name: str) -> tuple[str, str, str] | None:
+    """(kind, source, date) of a file name under sessions/, or None for files recall ignores."""
+    if name in _CLASSIFIED:
+        return _CLASSIFIED[name]
+    result = None
+    match = _SESSION_FILE.match(name)
+    if match is not None:
+        day, ident, ext = match.groups()
+        with contextlib.suppress(ValueError):
+            date.fromisoformat(day)
+            result = ("journal" if ext == "jsonl" else "archive"), f"{day}-{ident}", day
+    if len(_CLASSIFIED) < 1_000_000:
+        _CLASSIFIED[name] = result
+    return result

@@ -1,0 +1,239 @@
+"""Tokenising for recall: normalisation, the light stemmer, CJK bigrams, stop words, query terms, snippets."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Collection, Iterable, Iterator
+from dataclasses import dataclass
+
+MAX_QUERY_TERMS = 32
+SNIPPET_CHARS = 220
+
+_CJK_CLASS = (
+    "\u3040-\u30ff"  # hiragana, katakana
+    "\u3400-\u4dbf"  # CJK extension A
+    "\u4e00-\u9fff"  # CJK unified ideographs
+    "\uac00-\ud7af"  # hangul syllables
+    "\uf900-\ufaff"  # CJK compatibility ideographs
+    "\U00020000-\U0002ffff"  # CJK extensions B..
+)
+_WORD = re.compile(r"[^\W_]+")
+_CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
+_HAS_CJK = re.compile(f"[{_CJK_CLASS}]")
+_VOWEL = re.compile(r"[aeiouy]")
+
+_STEM_CACHE: dict[str, str] = {}
+
+
+def stem(word: str) -> str:
+    """A light, deterministic English stemmer (plural, -ing/-ed, -ment, -ation/-ion, -ly, final e).
+
+    It only has to map variants of a word to the same key on both the index and the query side;
+    the key need not be a real word (`database`, `Databases` -> `databas`).
+    """
+    cached = _STEM_CACHE.get(word)
+    if cached is not None:
+        return cached
+    w = word
+    if len(w) > 3 and w.isascii() and w.isalpha():
+        if w.endswith("ies") and len(w) > 4:
+            w = w[:-3] + "y"
+        elif w.endswith("sses") or w.endswith(("xes", "ches", "shes", "zzes")):
+            w = w[:-2]
+        elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+            w = w[:-1]
+        for suffix in ("ing", "ed"):
+            base = w[: -len(suffix)]
+            if w.endswith(suffix) and len(base) >= 3 and _VOWEL.search(base):
+                w = base
+                if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz" and w[-1] not in "aeiou":
+                    w = w[:-1]
+                break
+        if w.endswith("ment") and len(w) > 7:
+            w = w[:-4]
+        elif (w.endswith("ation") and len(w) > 7) or (w.endswith(("tion", "sion")) and len(w) > 6):
+            w = w[:-3]
+        elif w.endswith("ly") and len(w) > 5:
+            w = w[:-2]
+        if w.endswith("e") and len(w) > 4:
+            w = w[:-1]
+    if len(_STEM_CACHE) < 200_000:
+        _STEM_CACHE[word] = w
+    return w
+
+
+def _norm(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def _cjk_terms(run: str) -> list[str]:
+    """Overlapping bigrams of a CJK run, plus its last character (so any character starts a term)."""
+    if len(run) == 1:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)] + [run[-1]]
+
+
+def _pieces(text: str) -> Iterator[tuple[str, bool]]:
+    """(piece, is_cjk) for each word or CJK run of already normalised text."""
+    for word in _WORD.findall(text):
+        if _HAS_CJK.search(word) is None:
+            yield word, False
+            continue
+        pos = 0
+        for run in _CJK_RUN.finditer(word):
+            if run.start() > pos:
+                yield word[pos : run.start()], False
+            yield run.group(), True
+            pos = run.end()
+        if pos < len(word):
+            yield word[pos:], False
+
+
+def tokenize(text: str) -> list[str]:
+    """Index terms of text: stemmed words and CJK bigrams, in order."""
+    terms: list[str] = []
+    for piece, is_cjk in _pieces(_norm(text)):
+        if is_cjk:
+            terms.extend(_cjk_terms(piece))
+        else:
+            terms.append(stem(piece))
+    return terms
+
+
+def _wordlist(text: str) -> list[str]:
+    return text.split()
+
+
+_EN_STOP = frozenset(
+    _wordlist(
+        """
+        a about above after again against ago all also am an and any anything are as at back be because
+        been before being below between both but by can could d did do does doing don done down during each
+        either else ever few for from further get gets getting got had has have having he her here hers him
+        his how i if in into is it its itself just know let lets ll m me mention mentioned more most much
+        my myself need no nor not now of off on once one only or other our ours out over own please re
+        recall remember s said same say says she should so some something still such t talk talked tell
+        than thanks that the their them then there these they thing things think this those through to
+        told too under until up us use used using ve very want was way we were what whats when where which
+        while who whom why will with would yes yet you your yours earlier previously discussed discuss last
+        time
+        """
+    )
+)
+# Longest first, so that 我们的 goes before 我们.
+_ZH_STOP_WORDS = tuple(
+    sorted(
+        _wordlist(
+            """
+            我们的 有没有 为什么 什么样 我们 你们 他们 她们 它们 什么 怎么 怎样 如何 哪个 哪些 哪里 这个
+            那个 这些 那些 一个 一下 之前 以前 上次 时候 没有 可以 应该 是否 关于 还是 曾经 记得 讨论 提到
+            说过 当时 那次 那时 使用
+            """
+        ),
+        key=len,
+        reverse=True,
+    )
+)
+_ZH_STOP_CHARS = "的了吗呢吧啊呀么是在和与及也都就还我你他她它这那哪把被给让从对跟很请过用"
+
+
+@dataclass(frozen=True)
+class QueryTerm:
+    """One term of a query: `text` is an index term; `prefix` for a lone CJK character."""
+
+    text: str
+    prefix: bool
+    group: int  # terms of one CJK word share a group and split its weight
+
+
+def _strip_zh_stops(run: str) -> list[str]:
+    for word in _ZH_STOP_WORDS:
+        run = run.replace(word, " ")
+    for char in _ZH_STOP_CHARS:
+        run = run.replace(char, " ")
+    return run.split()
+
+
+def query_terms(query: str) -> list[QueryTerm]:
+    """The distinct terms of a query, stop words removed (all kept if nothing else is left)."""
+
+    def build(drop_stops: bool) -> list[QueryTerm]:
+        out: list[QueryTerm] = []
+        seen: set[tuple[str, bool]] = set()
+        group = 0
+        for piece, is_cjk in _pieces(_norm(query)):
+            if is_cjk:
+                parts = _strip_zh_stops(piece) if drop_stops else [piece]
+                pieces = [(t, len(part) == 1) for part in parts for t in _cjk_terms(part)[:-1] or [part]]
+            else:
+                if drop_stops and piece in _EN_STOP:
+                    continue
+                pieces = [(stem(piece), False)]
+            added = False
+            for text, prefix in pieces:
+                if (text, prefix) not in seen:
+                    seen.add((text, prefix))
+                    out.append(QueryTerm(text, prefix, group))
+                    added = True
+            group += added
+        return out[:MAX_QUERY_TERMS]
+
+    return build(True) or build(False)
+
+
+def match_expression(terms: Iterable[QueryTerm]) -> str:
+    """An FTS5 MATCH expression OR-ing the terms, each quoted (a lone CJK character as a prefix)."""
+    parts = []
+    for term in terms:
+        quoted = '"' + term.text.replace('"', '""') + '"'
+        parts.append(quoted + "*" if term.prefix else quoted)
+    return " OR ".join(parts)
+
+
+def snippet(text: str, terms: Collection[QueryTerm], width: int = SNIPPET_CHARS) -> str:
+    """The part of text around its densest cluster of query terms, one line, redacted.
+
+    The text comes from the index, which holds text redacted with the current secret patterns (see
+    `_index_version` in index.py), so the snippet is redacted and no cut can leave half a secret behind."""
+    flat = " ".join(text.split())
+    if len(flat) <= width:
+        return flat
+    # Find where each term may start with str.find (a stem minus its last letter is a prefix of every
+    # word it stems from), then confirm a word by stemming it.
+    lowered = flat.lower()
+    if len(lowered) != len(flat):  # a few characters change length when lowered: keep the offsets
+        lowered = flat
+    hits: list[tuple[int, str]] = []
+    for term in terms:
+        cjk = _HAS_CJK.search(term.text) is not None
+        needle = term.text if cjk else term.text[:-1] or term.text
+        pos = lowered.find(needle)
+        while pos != -1 and len(hits) < 400:
+            if cjk:
+                hits.append((pos, term.text))
+            elif pos == 0 or not (lowered[pos - 1].isalnum() or lowered[pos - 1] == "_"):
+                word = _WORD.match(lowered, pos)
+                if word is not None:
+                    text_word = _CJK_RUN.split(word.group(), maxsplit=1)[0]
+                    if stem(_norm(text_word)) == term.text:
+                        hits.append((pos, term.text))
+            pos = lowered.find(needle, pos + 1)
+    hits.sort()
+    anchor = 0
+    if hits:
+        best = -1
+        for i, (pos, _term) in enumerate(hits):
+            covered = {t for p, t in hits[i:] if p < pos + width * 2 // 3}
+            if len(covered) > best:
+                best, anchor = len(covered), pos
+    start = max(0, anchor - width // 4)
+    end = min(len(flat), start + width)
+    start = max(0, end - width)
+    if start > 0:
+        space = flat.find(" ", start, start + 20)
+        start = space + 1 if space != -1 else start
+    if end < len(flat):
+        space = flat.rfind(" ", end - 20, end)
+        end = space if space > start else end
+    return ("…" if start > 0 else "") + flat[start:end].strip() + ("…" if end < len(flat) else "")
