@@ -14,13 +14,13 @@ from palace.errors import PalaceError, StoreError
 from palace.memory.ops import normalise
 from palace.memory.secrets import redact
 from palace.memory.store import atomic_write
-from palace.sessions import _ID_RE, Journal, _parse_time, content_text, is_live, sessions_dir
+from palace.sessions import SESSION_ID_RE, Journal, content_text, is_live, parse_time, sessions_dir
 
 _FILE_RE = re.compile(r"^(\d{4}-\d{2}-\d{2}-[0-9a-f]{8})\.(jsonl|md)$")
 _BY_WORDS = {"model": "the model", "user": "the user"}
 
 
-def _offset(moment: datetime) -> str:
+def utc_offset(moment: datetime) -> str:
     delta = moment.utcoffset()
     minutes = int(delta.total_seconds() // 60) if delta is not None else 0
     sign = "-" if minutes < 0 else "+"
@@ -30,7 +30,7 @@ def _offset(moment: datetime) -> str:
 
 def format_time(moment: datetime) -> str:
     """`2026-11-30 14:35 +00:00`, as in the archive header."""
-    return f"{moment:%Y-%m-%d %H:%M} {_offset(moment)}"
+    return f"{moment:%Y-%m-%d %H:%M} {utc_offset(moment)}"
 
 
 # ---------------------------------------------------------------------- archive
@@ -56,7 +56,7 @@ def _event_line(event: dict[str, Any]) -> str:
 def render_archive(journal: Journal, *, ended: datetime | None = None, summary: str | None = None) -> str:
     """The archive markdown (DESIGN 1.3)."""
     ended = ended or journal.ended or journal.last_activity
-    match = _ID_RE.match(journal.id)
+    match = SESSION_ID_RE.match(journal.id)
     day, short = (match.group(1), match.group(2)) if match else (f"{journal.started:%Y-%m-%d}", journal.id)
     text = summary if summary is not None else journal.summary
     input_tokens, output_tokens = journal.usage
@@ -142,7 +142,7 @@ def _archive_info(text: str) -> tuple[datetime | None, int, str]:
     started = None
     match = _ARCHIVE_STARTED.search(text)
     if match:
-        started = _parse_time(f"{match.group(1)}T{match.group(2)}{match.group(3) or ''}")
+        started = parse_time(f"{match.group(1)}T{match.group(2)}{match.group(3) or ''}")
     turns_match = _ARCHIVE_TURNS.search(text)
     turns = int(turns_match.group(1)) if turns_match else 0
     summary = ""

@@ -33,7 +33,7 @@ _GIT_LOCATION_VARS = (
 )
 
 
-class _GitTrouble(Exception):
+class GitTrouble(Exception):
     """Git could not do what was asked; the message is one line."""
 
 
@@ -43,7 +43,7 @@ def _git_env() -> dict[str, str]:
     return env
 
 
-def _one_line(raw: bytes) -> str:
+def first_line(raw: bytes) -> str:
     lines = [ln.strip() for ln in raw.decode("utf-8", "replace").splitlines() if ln.strip()]
     for line in lines:
         if line.startswith(("fatal:", "error:")):
@@ -51,7 +51,9 @@ def _one_line(raw: bytes) -> str:
     return lines[0] if lines else ""
 
 
-def _git(cwd: Path, *args: str, check: bool = True, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+def run_git(
+    cwd: Path, *args: str, check: bool = True, stdin: bytes | None = None
+) -> subprocess.CompletedProcess[bytes]:
     try:
         proc = subprocess.run(
             ["git", *args],
@@ -63,22 +65,22 @@ def _git(cwd: Path, *args: str, check: bool = True, stdin: bytes | None = None) 
             check=False,
         )
     except FileNotFoundError as exc:
-        raise _GitTrouble("git is not installed (not found on PATH)") from exc
+        raise GitTrouble("git is not installed (not found on PATH)") from exc
     except subprocess.TimeoutExpired as exc:
-        raise _GitTrouble(f"git {args[0]} did not finish in {_GIT_TIMEOUT:.0f} s") from exc
+        raise GitTrouble(f"git {args[0]} did not finish in {_GIT_TIMEOUT:.0f} s") from exc
     except OSError as exc:
-        raise _GitTrouble(f"cannot run git: {exc.strerror}") from exc
+        raise GitTrouble(f"cannot run git: {exc.strerror}") from exc
     if check and proc.returncode != 0:
-        detail = _one_line(proc.stderr) or _one_line(proc.stdout) or f"exit status {proc.returncode}"
-        raise _GitTrouble(f"git {args[0]}: {detail}")
+        detail = first_line(proc.stderr) or first_line(proc.stdout) or f"exit status {proc.returncode}"
+        raise GitTrouble(f"git {args[0]}: {detail}")
     return proc
 
 
-def _is_top(home: Path) -> bool:
+def is_own_repo(home: Path) -> bool:
     """home is the top of a git work tree (never an enclosing repository of a parent folder)."""
     if not (home / ".git").exists():
         return False
-    proc = _git(home, "rev-parse", "--show-toplevel", check=False)
+    proc = run_git(home, "rev-parse", "--show-toplevel", check=False)
     if proc.returncode != 0:
         return False
     top = proc.stdout.decode("utf-8", "surrogateescape").strip()
@@ -88,9 +90,9 @@ def _is_top(home: Path) -> bool:
         return False
 
 
-def _identity_args(home: Path) -> list[str]:
+def identity_args(home: Path) -> list[str]:
     """`-c user.name=palace -c user.email=palace@localhost`, each only when none is configured."""
-    proc = _git(home, "config", "--get-regexp", r"^user\.(name|email)$", check=False)
+    proc = run_git(home, "config", "--get-regexp", r"^user\.(name|email)$", check=False)
     keys = {ln.split(" ", 1)[0].lower() for ln in proc.stdout.decode("utf-8", "replace").splitlines()}
     env = os.environ
     args: list[str] = []
@@ -102,13 +104,13 @@ def _identity_args(home: Path) -> list[str]:
     return args
 
 
-def _commit(home: Path, rels: Sequence[str], message: str) -> bool:
+def commit_files(home: Path, rels: Sequence[str], message: str) -> bool:
     """Commit exactly these paths; a busy index (the user's own git running) is retried for a moment."""
     with _commit_lock(home):  # palace's own commits (threads and processes alike) take turns
         for attempt in range(_LOCK_RETRIES + 1):
             try:
                 return _commit_once(home, rels, message)
-            except _GitTrouble as exc:
+            except GitTrouble as exc:
                 if "index.lock" not in str(exc) or attempt == _LOCK_RETRIES:
                     raise
                 time.sleep(_LOCK_WAIT)
@@ -122,33 +124,33 @@ def _commit_lock(home: Path) -> Iterator[None]:
         with exclusive(home / ".git" / "palace-commit.lock"):
             yield
     except OSError as exc:
-        raise _GitTrouble(f"cannot lock the repository: {exc.strerror}") from exc
+        raise GitTrouble(f"cannot lock the repository: {exc.strerror}") from exc
 
 
 def _commit_once(home: Path, rels: Sequence[str], message: str) -> bool:
     """Commit exactly these paths (other staged work is left alone). False when nothing changed."""
-    if _git(home, "symbolic-ref", "-q", "HEAD", check=False).returncode != 0:
-        raise _GitTrouble("HEAD is detached (a commit is checked out, not a branch)")
-    _git(home, "add", "--", *rels)
-    proc = _git(home, *_identity_args(home), "commit", "--no-verify", "-q", "-m", message, "--", *rels, check=False)
+    if run_git(home, "symbolic-ref", "-q", "HEAD", check=False).returncode != 0:
+        raise GitTrouble("HEAD is detached (a commit is checked out, not a branch)")
+    run_git(home, "add", "--", *rels)
+    proc = run_git(home, *identity_args(home), "commit", "--no-verify", "-q", "-m", message, "--", *rels, check=False)
     if proc.returncode == 0:
         return True
     text = (proc.stdout + proc.stderr).decode("utf-8", "replace")
     if "nothing to commit" in text or "no changes added to commit" in text:
         return False
-    detail = _one_line(proc.stderr) or _one_line(proc.stdout) or f"exit status {proc.returncode}"
-    raise _GitTrouble(f"git commit: {detail}")
+    detail = first_line(proc.stderr) or first_line(proc.stdout) or f"exit status {proc.returncode}"
+    raise GitTrouble(f"git commit: {detail}")
 
 
-def _pending_change(home: Path, rel: str) -> bool:
+def has_pending_change(home: Path, rel: str) -> bool:
     """rel differs from HEAD (modified, staged, untracked or deleted)."""
-    proc = _git(home, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", rel)
+    proc = run_git(home, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", rel)
     return bool(proc.stdout.strip(b"\0 "))
 
 
-def _rel(home: Path, path: Path) -> str:
+def relative_to_home(home: Path, path: Path) -> str:
     path = path if path.is_absolute() else home / path
     try:
         return path.resolve().relative_to(home.resolve()).as_posix()
     except ValueError as exc:
-        raise _GitTrouble(f"{path} is not inside the palace {home}") from exc
+        raise GitTrouble(f"{path} is not inside the palace {home}") from exc

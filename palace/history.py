@@ -18,19 +18,19 @@ from pathlib import Path
 from palace.git import (
     HAND_EDIT_MESSAGE,
     MEMORIES,
-    _commit,
-    _git,
-    _GitTrouble,
-    _is_top,
-    _one_line,
-    _pending_change,
-    _rel,
+    GitTrouble,
+    commit_files,
+    first_line,
+    has_pending_change,
+    is_own_repo,
+    relative_to_home,
+    run_git,
 )
 from palace.memory.ops import normalise
-from palace.undo import UNDO_PREFIX, _UndoStack
+from palace.undo import UNDO_PREFIX, UndoStack
 
 
-def _stderr_warning(message: str) -> None:
+def stderr_warning(message: str) -> None:
     print(f"palace: warning: {message}", file=sys.stderr, flush=True)
 
 
@@ -45,7 +45,7 @@ class GitHistory:
         home: Path,
         *,
         autocommit: bool = True,
-        warn: Callable[[str], None] = _stderr_warning,
+        warn: Callable[[str], None] = stderr_warning,
     ) -> None:
         self.home = Path(home)
         self.autocommit = autocommit
@@ -56,23 +56,23 @@ class GitHistory:
     def is_repo(self) -> bool:
         """The palace folder is the top of a git work tree (and git runs)."""
         try:
-            return _is_top(self.home)
-        except _GitTrouble:
+            return is_own_repo(self.home)
+        except GitTrouble:
             return False
 
     def _wants_git(self) -> bool:
         # `.git` present is enough to try: if git is missing or broken that is trouble worth a warning.
         return self.autocommit and (self.home / ".git").exists()
 
-    def _trouble(self, what: str, exc: _GitTrouble) -> None:
+    def _trouble(self, what: str, exc: GitTrouble) -> None:
         if not self._warned:
             self._warned = True
             self.warn(f"{exc} — {what}")
 
     def _check_top(self) -> bool:
-        if _is_top(self.home):
+        if is_own_repo(self.home):
             return True
-        raise _GitTrouble(f"{self.home}/.git exists but is not a usable git repository")
+        raise GitTrouble(f"{self.home}/.git exists but is not a usable git repository")
 
     def before_write(self, file: Path) -> None:
         """Commit a pending hand edit of the memory file as its own commit."""
@@ -81,16 +81,16 @@ class GitHistory:
             return
         try:
             self._check_top()
-            rel = _rel(self.home, file)
-            if _pending_change(self.home, rel):
-                _commit(self.home, [rel], HAND_EDIT_MESSAGE)
-        except _GitTrouble as exc:
+            rel = relative_to_home(self.home, file)
+            if has_pending_change(self.home, rel):
+                commit_files(self.home, [rel], HAND_EDIT_MESSAGE)
+        except GitTrouble as exc:
             self._trouble("hand edit not committed", exc)
 
     def after_write(self, file: Path, before: bytes, after: bytes, message: str) -> None:
         """Record the change for undo (always) and commit it (git work tree + autocommit)."""
         try:
-            stack = _UndoStack(self.home)
+            stack = UndoStack(self.home)
             if message.startswith(UNDO_PREFIX):
                 stack.consume_undone(before, after)
             else:
@@ -102,8 +102,8 @@ class GitHistory:
         if self._wants_git():
             try:
                 self._check_top()
-                _commit(self.home, [_rel(self.home, file)], message)
-            except _GitTrouble as exc:
+                commit_files(self.home, [relative_to_home(self.home, file)], message)
+            except GitTrouble as exc:
                 self._trouble("the change is saved, not committed", exc)
         self._warned = False
 
@@ -113,8 +113,8 @@ class GitHistory:
             return False
         try:
             self._check_top()
-            return _commit(self.home, [_rel(self.home, p) for p in paths], message)
-        except _GitTrouble as exc:
+            return commit_files(self.home, [relative_to_home(self.home, p) for p in paths], message)
+        except GitTrouble as exc:
             self.warn(f"{exc} — {message!r} not committed")
             return False
 
@@ -239,9 +239,9 @@ def history_log(home: Path, *, since: date | None = None) -> str:
         "git commit, and `palace log` shows them."
     )
     try:
-        if not _is_top(home):
+        if not is_own_repo(home):
             return f"{home} is not a git repository, so memories.md has no history yet.\n{enable}\n"
-    except _GitTrouble as exc:
+    except GitTrouble as exc:
         return f"Cannot read the history of {home}: {exc}.\n"
     args = [
         "log",
@@ -258,14 +258,14 @@ def history_log(home: Path, *, since: date | None = None) -> str:
     if since is not None:
         args.append(f"--since={since.isoformat()} 00:00:00")
     try:
-        proc = _git(home, *args, "--", MEMORIES, check=False)
-    except _GitTrouble as exc:
+        proc = run_git(home, *args, "--", MEMORIES, check=False)
+    except GitTrouble as exc:
         return f"Cannot read the history of {home}: {exc}.\n"
     if proc.returncode != 0:
         text = proc.stderr.decode("utf-8", "replace")
         if "does not have any commits" in text:
             return "memories.md has no history yet.\n"
-        return f"Cannot read the history of {home}: git log: {_one_line(proc.stderr)}\n"
+        return f"Cannot read the history of {home}: git log: {first_line(proc.stderr)}\n"
     out: list[str] = []
     for chunk in proc.stdout.decode("utf-8", "replace").split("\x1e")[1:]:
         header, _, diff = chunk.partition("\n")

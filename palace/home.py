@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from palace.errors import HistoryError, PalaceError
-from palace.git import MEMORIES, _commit, _git, _GitTrouble, _identity_args, _is_top
+from palace.git import MEMORIES, GitTrouble, commit_files, identity_args, is_own_repo, run_git
 
 INIT_MESSAGE = "palace: init"
 HOOK_MARKER = "# palace pre-commit hook"
@@ -121,7 +121,7 @@ def _ensure_gitignore(home: Path) -> bool:
 
 
 def _install_hook(home: Path) -> str:
-    git_dir = Path(_git(home, "rev-parse", "--absolute-git-dir").stdout.decode().strip())
+    git_dir = Path(run_git(home, "rev-parse", "--absolute-git-dir").stdout.decode().strip())
     hook = git_dir / "hooks" / "pre-commit"
     hook.parent.mkdir(parents=True, exist_ok=True)
     script = _hook_script()
@@ -138,7 +138,7 @@ def _install_hook(home: Path) -> str:
         hook.write_text(script, encoding="utf-8")
         note = "installed a pre-commit hook that runs `palace memory lint` on memories.md"
     hook.chmod(0o755)
-    hooks_path = _git(home, "config", "--get", "core.hooksPath", check=False).stdout.decode().strip()
+    hooks_path = run_git(home, "config", "--get", "core.hooksPath", check=False).stdout.decode().strip()
     if hooks_path:
         note += f" (but core.hooksPath={hooks_path} is set, so git will not run it)"
     return note
@@ -176,7 +176,7 @@ def init_palace(home: Path, *, git: bool) -> list[str]:
         return lines
     try:
         lines.extend(_init_git(home))
-    except _GitTrouble as exc:
+    except GitTrouble as exc:
         raise HistoryError(f"the palace is ready at {home}, but its git history is not: {exc}") from exc
     except OSError as exc:
         raise HistoryError(f"cannot set up git in {home}: {exc.strerror or exc}") from exc
@@ -185,24 +185,24 @@ def init_palace(home: Path, *, git: bool) -> list[str]:
 
 def _init_git(home: Path) -> list[str]:
     lines: list[str] = []
-    if _is_top(home):
+    if is_own_repo(home):
         lines.append("git repository: already there")
     else:
-        _git(home, "init", "-q")
-        if not _is_top(home):
-            raise _GitTrouble(f"git init did not make {home} a repository")
+        run_git(home, "init", "-q")
+        if not is_own_repo(home):
+            raise GitTrouble(f"git init did not make {home} a repository")
         lines.append(f"made {home} a git repository")
     gitignore_changed = _ensure_gitignore(home)
     if gitignore_changed:
         lines.append("wrote .gitignore (journals, .index/, history.txt, .lock, temp files and config.toml stay out)")
     lines.append(_install_hook(home))
-    has_head = _git(home, "rev-parse", "-q", "--verify", "HEAD^{commit}", check=False).returncode == 0
+    has_head = run_git(home, "rev-parse", "-q", "--verify", "HEAD^{commit}", check=False).returncode == 0
     if not has_head:
         paths = [".gitignore", MEMORIES] + [p for p in ("sessions", "prompts") if (home / p).is_dir()]
-        _git(home, "add", "--", *paths)
-        _git(home, *_identity_args(home), "commit", "--no-verify", "-q", "-m", INIT_MESSAGE)
+        run_git(home, "add", "--", *paths)
+        run_git(home, *identity_args(home), "commit", "--no-verify", "-q", "-m", INIT_MESSAGE)
         lines.append(f"first commit: {INIT_MESSAGE!r}")
-    elif gitignore_changed and _commit(home, [".gitignore"], "palace: update .gitignore"):
+    elif gitignore_changed and commit_files(home, [".gitignore"], "palace: update .gitignore"):
         lines.append("committed the .gitignore update")
     lines.append("git history: on (each memory change is a commit; see `palace log`)")
     return lines

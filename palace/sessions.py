@@ -27,7 +27,7 @@ from palace.memory.ops import ChangeResult
 from palace.memory.store import ensure_home
 
 SESSIONS = "sessions"
-_ID_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})-([0-9a-f]{8})$")
+SESSION_ID_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})-([0-9a-f]{8})$")
 # Records that say the session itself was active (bookkeeping written later does not move its end time).
 _ACTIVITY = frozenset({"session", "message", "memory", "resumed"})
 
@@ -41,7 +41,7 @@ def _iso(moment: datetime) -> str:
     return moment.isoformat(timespec="seconds")
 
 
-def _parse_time(value: object) -> datetime | None:
+def parse_time(value: object) -> datetime | None:
     if not isinstance(value, str):
         return None
     try:
@@ -201,7 +201,7 @@ class Journal:
         except OSError as exc:
             raise StoreError(f"cannot read {path}: {exc.strerror}") from exc
         session_id = path.name.removesuffix(".jsonl")
-        match = _ID_RE.match(session_id)
+        match = SESSION_ID_RE.match(session_id)
         fallback = now()
         if match:
             with contextlib.suppress(ValueError):
@@ -244,11 +244,11 @@ class Journal:
 
     def _apply(self, record: dict[str, Any]) -> None:
         kind = record.get("type")
-        moment = _parse_time(record.get("ts"))
+        moment = parse_time(record.get("ts"))
         if moment is not None and kind in _ACTIVITY:
             self.last_activity = max(self.last_activity, moment)
         if kind == "session":
-            started = _parse_time(record.get("started"))
+            started = parse_time(record.get("started"))
             if started is not None:
                 self.started = started
                 self.last_activity = max(self.last_activity, started)
@@ -380,7 +380,7 @@ class Journal:
             except OSError as exc:
                 raise StoreError(f"cannot write the session journal {self.path}: {exc.strerror}") from exc
             self._size += len(data)
-            moment = _parse_time(record.get("ts") or record.get("started"))
+            moment = parse_time(record.get("ts") or record.get("started"))
             if moment is not None and record.get("type") in _ACTIVITY:
                 self.last_activity = max(self.last_activity, moment)
 

@@ -17,11 +17,11 @@ from typing import Any, Protocol
 
 from palace.errors import UndoError
 from palace.filelock import exclusive
-from palace.git import HAND_EDIT_MESSAGE, MEMORIES, _git, _GitTrouble, _is_top
+from palace.git import HAND_EDIT_MESSAGE, MEMORIES, GitTrouble, is_own_repo, run_git
 
 UNDO_PREFIX = "memory: undo "
 UNDO_DEPTH = 10  # undo records kept (newest last)
-_UNDO_MAX_BYTES = 4 * 1024 * 1024  # older records are dropped past this many bytes of file content
+UNDO_MAX_BYTES = 4 * 1024 * 1024  # older records are dropped past this many bytes of file content
 
 
 # --------------------------------------------------------------------------- undo records
@@ -58,7 +58,7 @@ class _UndoRecord:
             return None
 
 
-class _UndoStack:
+class UndoStack:
     """`.index/undo.json`: the last few changes palace made, newest last, under `.index/undo.lock`."""
 
     def __init__(self, home: Path) -> None:
@@ -82,7 +82,7 @@ class _UndoStack:
 
     def store(self, records: list[_UndoRecord]) -> None:
         records = records[-UNDO_DEPTH:]
-        while len(records) > 1 and sum(len(r.before) + len(r.after) for r in records) > _UNDO_MAX_BYTES:
+        while len(records) > 1 and sum(len(r.before) + len(r.after) for r in records) > UNDO_MAX_BYTES:
             records = records[1:]
         payload = json.dumps({"version": 1, "records": [r.to_json() for r in records]}).encode()
         fd, tmp = tempfile.mkstemp(prefix=".undo.", suffix=".tmp", dir=self.dir)
@@ -145,7 +145,7 @@ def _short(message: str) -> str:
 
 def _git_last_change(home: Path) -> tuple[str, bytes, bytes]:
     """(message, before, after) of the last palace commit of memories.md; UndoError when there is none."""
-    proc = _git(home, "log", "-1", "--format=%H%x1f%s", "--", MEMORIES, check=False)
+    proc = run_git(home, "log", "-1", "--format=%H%x1f%s", "--", MEMORIES, check=False)
     line = proc.stdout.decode("utf-8", "replace").strip()
     if proc.returncode != 0 or not line:
         raise UndoError(_NOTHING)
@@ -154,8 +154,8 @@ def _git_last_change(home: Path) -> tuple[str, bytes, bytes]:
         raise UndoError("nothing to undo: the last change to memories.md was not made by palace; see `palace log`")
     if subject.startswith(UNDO_PREFIX):
         raise UndoError("nothing to undo: the last change palace made was an undo; see `palace log`")
-    after = _git(home, "show", f"{sha}:{MEMORIES}").stdout
-    parent = _git(home, "show", f"{sha}^:{MEMORIES}", check=False)
+    after = run_git(home, "show", f"{sha}:{MEMORIES}").stdout
+    parent = run_git(home, "show", f"{sha}^:{MEMORIES}", check=False)
     before = parent.stdout if parent.returncode == 0 else b""
     return subject, before, after
 
@@ -168,7 +168,7 @@ def undo_last(store: _RestoringStore, home: Path) -> str:
     was deleted) a git palace falls back to its last palace commit.
     """
     home = Path(home).expanduser()
-    stack = _UndoStack(home)
+    stack = UndoStack(home)
     try:
         record = stack.top()
     except OSError:
@@ -182,10 +182,10 @@ def undo_last(store: _RestoringStore, home: Path) -> str:
             stack.discard(record.id)  # already consumed when a GitHistory hook saw the write
         return f"Undone: {_short(record.message)}"
     try:
-        if not _is_top(home):
+        if not is_own_repo(home):
             raise UndoError(_NOTHING)
         message, before, after = _git_last_change(home)
-    except _GitTrouble as exc:
+    except GitTrouble as exc:
         raise UndoError(f"nothing undone: {exc}") from exc
     if current != after:
         raise UndoError(_CHANGED_SINCE)
