@@ -8,6 +8,8 @@ from collections.abc import Callable, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from palace import __version__
+
 if TYPE_CHECKING:
     from palace.config import Settings
     from palace.console import Console
@@ -34,7 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="A terminal agent that remembers: memories live in $PALACE_HOME/memories.md (a memory palace).",
         epilog="Run `palace demo` to see the whole loop offline. With no command, `palace chat` runs.",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"palace {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     chat = sub.add_parser("chat", help="chat with the model (the default)")
     _model_flags(chat)
@@ -90,9 +93,10 @@ def _flags(args: argparse.Namespace) -> dict[str, Any]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, run one command, present errors as `Error: ...` with exit 1."""
-    args = build_parser().parse_args(argv)
-    if args.command is None:
-        args = build_parser().parse_args(["chat", *(argv or sys.argv[1:])])
+    words = list(sys.argv[1:] if argv is None else argv)
+    if not words or (words[0].startswith("-") and words[0] not in {"-h", "--help", "--version"}):
+        words = ["chat", *words]  # `palace` and `palace --model M` mean `palace chat ...`
+    args = build_parser().parse_args(words)
     from palace.console import Console
     from palace.errors import PalaceError
 

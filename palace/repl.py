@@ -338,7 +338,7 @@ class Repl:
                 break
 
     def _toolbar(self) -> str:
-        rendered = self.session.rendered
+        rendered = self.store.render(self.session.wing, self.settings.memory_budget)  # a stat when unchanged
         inp, out = self.session.usage
         wing = self.session.wing or "—"
         return (

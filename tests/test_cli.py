@@ -15,14 +15,16 @@ from palace.fakeserver import ScriptedServer
 REPO = Path(__file__).resolve().parent.parent
 
 
-def palace(home: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def palace(
+    home: Path, *args: str, env: dict[str, str] | None = None, stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
     base = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "PALACE_"))}
     base["PALACE_HOME"] = str(home)
     base.update(env or {})
     cwd = home.parent / "cwd"  # not home.parent: `python -m` would import the palace folder as a package
     cwd.mkdir(exist_ok=True)
     return subprocess.run([sys.executable, "-m", "palace", *args], env=base, capture_output=True, text=True,
-                          timeout=60, cwd=cwd)
+                          timeout=60, cwd=cwd, input=stdin)
 
 
 def test_save_show_forget_round_trip(tmp_path: Path) -> None:
@@ -164,3 +166,10 @@ def test_bad_config_is_a_clear_error(tmp_path: Path) -> None:
     (home / "config.toml").write_text("[memory]\nbudget = 10\n")
     done = palace(home, "memory", "show")
     assert done.returncode == 1 and "unknown setting 'memory.budget'" in done.stderr
+
+
+def test_no_command_means_chat_and_takes_its_flags(tmp_path: Path) -> None:
+    done = palace(tmp_path / "palace", "--model", "qwen2.5-coder", stdin="/model\n/exit\n")
+    assert done.returncode == 0, done.stderr
+    assert "Model: qwen2.5-coder" in done.stdout
+    assert palace(tmp_path / "palace", "--version").stdout.startswith("palace ")
