@@ -6,8 +6,6 @@ import base64
 import binascii
 import contextlib
 import json
-import os
-import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -18,6 +16,7 @@ from typing import Any, Protocol
 from palace.errors import UndoError
 from palace.filelock import exclusive
 from palace.git import HAND_EDIT_MESSAGE, MEMORIES, GitTrouble, is_own_repo, run_git
+from palace.memory.store import atomic_write
 
 UNDO_PREFIX = "memory: undo "
 UNDO_DEPTH = 10  # undo records kept (newest last)
@@ -85,18 +84,7 @@ class UndoStack:
         while len(records) > 1 and sum(len(r.before) + len(r.after) for r in records) > UNDO_MAX_BYTES:
             records = records[1:]
         payload = json.dumps({"version": 1, "records": [r.to_json() for r in records]}).encode()
-        fd, tmp = tempfile.mkstemp(prefix=".undo.", suffix=".tmp", dir=self.dir)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(payload)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(tmp, 0o600)
-            os.replace(tmp, self.file)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        atomic_write(self.file, payload)
 
     def push(self, before: bytes, after: bytes, message: str) -> None:
         with self.locked():
