@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import date
 from importlib import resources
 from pathlib import Path
 
@@ -28,15 +29,16 @@ def memory_block(rendered: Rendered) -> str:
     return f"{fence}{label}\n{body}\n{fence}"
 
 
-def system_prompt(template: str, rendered: Rendered, wing: str | None) -> str:
-    """Fill the system prompt template with the hall list, the current wing and the memory block."""
+def system_prompt(template: str, rendered: Rendered, wing: str | None, today: date | None = None) -> str:
+    """Fill the template with today's date, the hall list, the current wing and the memory block."""
     wing_line = (
         f"\n- The current wing is `{wing}`: save facts about this project as `{wing}/Hall/room`."
         if wing
         else "\n- No project wing is active in this session."
     )
     return (
-        template.replace("{{halls}}", HALL_LIST)
+        template.replace("{{today}}", (today or date.today()).isoformat())
+        .replace("{{halls}}", HALL_LIST)
         .replace("{{wing_line}}", wing_line)
         .replace("{{memory}}", memory_block(rendered))
     )
