@@ -93,9 +93,9 @@ def test_ctrl_c_mid_reply_stops_it_and_keeps_the_repl(fake_server: ScriptedServe
     while not fake_server.requests and time.monotonic() < deadline:
         time.sleep(0.05)
     assert fake_server.requests, "the REPL never called the model"
-    time.sleep(0.3)
+    time.sleep(0.5)  # the client is now blocked reading the (delayed) response
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate("second question\n/exit\n", timeout=30)
+    out, err = proc.communicate("second question\n/exit\n", timeout=90)
     assert proc.returncode == 0, err
     assert "stopped" in out + err
     assert "second answer" in out

@@ -403,11 +403,12 @@ class MemoryStore:
                     replaced = expect
                     seen = replaced if watched is None else _read_fd(watched)
                     _close(watched)
-                    watched, expect = self._open_current()
+                    watched = None
                     if seen == replaced:
                         if new != base:
                             self._after_write(base, new, message(result))
                         return result
+                    watched, expect = self._open_current()  # only needed to redo the edit
                     # Redo the edit on the text with the editor's change (the file holds `new` meanwhile).
                     late = (replaced, seen)
                     base = seen if base == replaced else _rebase(replaced, seen, onto=base)
