@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from palace.errors import PalaceError
 
 if TYPE_CHECKING:
+    from palace.memory.ops import ChangeResult
     from palace.repl import Repl
 
 
@@ -70,15 +71,16 @@ def _edit(repl: Repl, arg: str) -> bool:
 
 def _remember(repl: Repl, arg: str) -> bool:
     path, content = _split_path(arg, "/remember PATH CONTENT")
-    result = repl.store.save(path, content, by="user")
-    repl.session.record_user_change(result)
-    repl.show_change(result)
-    return True
+    return _user_change(repl, repl.store.save(path, content, by="user"))
 
 
 def _forget(repl: Repl, arg: str) -> bool:
     path, content = _split_path(arg, "/forget PATH CONTENT")
-    result = repl.store.forget(path, content, by="user")
+    return _user_change(repl, repl.store.forget(path, content, by="user"))
+
+
+def _user_change(repl: Repl, result: ChangeResult) -> bool:
+    """Show a change the user made and record it for the session's archive."""
     repl.session.record_user_change(result)
     repl.show_change(result)
     return True
