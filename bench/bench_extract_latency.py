@@ -17,16 +17,18 @@ import time
 from pathlib import Path
 
 from palace.config import Settings, load_settings
-from palace.extract import Extractor
-from palace.fakeserver import ScriptedServer, Step
-from palace.llm import client_from_settings
 from palace.memory.store import MemoryStore
-from palace.sessions import Journal
+from palace.model.client import client_from_settings
+from palace.sessions.extract import Extractor
+from palace.sessions.journal import Journal
+from palace.testing.server import ScriptedServer, Step
 
-ANSWER = json.dumps({
-    "summary": "The user described the ifai stack.",
-    "memories": [{"path": "ifai/Project Knowledge/backend", "content": "The ifai backend is written in Rust"}],
-})
+ANSWER = json.dumps(
+    {
+        "summary": "The user described the ifai stack.",
+        "memories": [{"path": "ifai/Project Knowledge/backend", "content": "The ifai backend is written in Rust"}],
+    }
+)
 
 
 def _journal(home: Path, pending: int) -> Journal:
@@ -119,11 +121,15 @@ def main() -> None:
     print(f"turn end, no extraction      : {_ms(baseline)}")
     print(f"turn end, extraction started : {_ms(with_extraction)}")
     print(f"  of which maybe_start       : {_ms(start_only)}")
-    print(f"ratio (median, with / without): {median_on / median_off:.2f}x;"
-          f" added {1000 * (median_on - median_off):.3f} ms; goal <= 50 ms: "
-          f"{'met' if max(with_extraction) <= 0.050 else 'NOT met'} (max {max(with_extraction) * 1000:.3f} ms)")
-    print(f"main-thread 1 ms timer lateness while the extractions ran: "
-          f"median {statistics.median(late):.3f} ms, max {max(late):.3f} ms ({len(late)} samples)")
+    print(
+        f"ratio (median, with / without): {median_on / median_off:.2f}x;"
+        f" added {1000 * (median_on - median_off):.3f} ms; goal <= 50 ms: "
+        f"{'met' if max(with_extraction) <= 0.050 else 'NOT met'} (max {max(with_extraction) * 1000:.3f} ms)"
+    )
+    print(
+        f"main-thread 1 ms timer lateness while the extractions ran: "
+        f"median {statistics.median(late):.3f} ms, max {max(late):.3f} ms ({len(late)} samples)"
+    )
     print(f"each extraction finished {statistics.median(done):.2f} s (median) after the prompt was ready")
 
 

@@ -26,10 +26,48 @@ from palace.memory.document import Document
 
 HALLS = ["Preferences", "Project Knowledge", "Decisions", "Workflow Patterns"]
 WORDS = [
-    "rust", "python", "typescript", "postgres", "sqlite", "redis", "tauri", "vue", "react", "helix", "zed", "vim",
-    "tmux", "fish", "docker", "nix", "kubernetes", "grafana", "sentry", "pytest", "ruff", "mypy", "bazel", "cargo",
-    "poetry", "uv", "deploy", "review", "release", "backend", "frontend", "cache", "queue", "schema", "index",
-    "migration", "latency", "budget", "token", "prompt", "memory", "palace",
+    "rust",
+    "python",
+    "typescript",
+    "postgres",
+    "sqlite",
+    "redis",
+    "tauri",
+    "vue",
+    "react",
+    "helix",
+    "zed",
+    "vim",
+    "tmux",
+    "fish",
+    "docker",
+    "nix",
+    "kubernetes",
+    "grafana",
+    "sentry",
+    "pytest",
+    "ruff",
+    "mypy",
+    "bazel",
+    "cargo",
+    "poetry",
+    "uv",
+    "deploy",
+    "review",
+    "release",
+    "backend",
+    "frontend",
+    "cache",
+    "queue",
+    "schema",
+    "index",
+    "migration",
+    "latency",
+    "budget",
+    "token",
+    "prompt",
+    "memory",
+    "palace",
 ]
 
 
@@ -111,8 +149,10 @@ def bench_cache_hit(root: Path) -> tuple[str, str]:
 
     hit = statistics.median(timed(lambda: store.render("ifai"), 20000))
     bare = statistics.median(timed(bare_render, 20000))
-    return (f"render {file.stat().st_size / 1024:.1f} KB, unchanged (cache hit)",
-            f"{ms(hit)} vs bare read+concat {ms(bare)}: ratio {hit / bare:.2f}x (goal <= 2x)")
+    return (
+        f"render {file.stat().st_size / 1024:.1f} KB, unchanged (cache hit)",
+        f"{ms(hit)} vs bare read+concat {ms(bare)}: ratio {hit / bare:.2f}x (goal <= 2x)",
+    )
 
 
 def bench_change(root: Path, label: str, target: int) -> tuple[str, str]:
@@ -140,8 +180,10 @@ def bench_change(root: Path, label: str, target: int) -> tuple[str, str]:
 
     edit_s = statistics.median(timed(hand_edit_then_render, repeat))
     goal = " (goal <= 5 ms)" if target == 8 * 1024 else ""
-    return (f"render after a change, {kb:.0f} KB",
-            f"cold parse {ms(cold_s)} = {cold_s * 1000 / kb:.3f} ms/KB{goal}; after a small hand edit {ms(edit_s)}")
+    return (
+        f"render after a change, {kb:.0f} KB",
+        f"cold parse {ms(cold_s)} = {cold_s * 1000 / kb:.3f} ms/KB{goal}; after a small hand edit {ms(edit_s)}",
+    )
 
 
 def bench_save(root: Path) -> tuple[str, str]:
@@ -162,8 +204,10 @@ def bench_save(root: Path) -> tuple[str, str]:
         bare_samples += timed(lambda: bare_write(bare_file, data), 1)  # noqa: B023 (called at once)
     entries = len(Document.parse(file.read_bytes()).entries)
     save_s, bare_s = statistics.median(save_samples), statistics.median(bare_samples)
-    return (f"save on a 1,000-entry file (ends at {entries}, {file.stat().st_size / 1024:.0f} KB)",
-            f"{ms(save_s)} vs bare temp-write+fsync+rename {ms(bare_s)}: ratio {save_s / bare_s:.2f}x (goal <= 3x)")
+    return (
+        f"save on a 1,000-entry file (ends at {entries}, {file.stat().st_size / 1024:.0f} KB)",
+        f"{ms(save_s)} vs bare temp-write+fsync+rename {ms(bare_s)}: ratio {save_s / bare_s:.2f}x (goal <= 3x)",
+    )
 
 
 def main() -> None:

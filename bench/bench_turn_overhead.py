@@ -14,12 +14,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from palace.agent import Session
+from palace.agent.conversation import Conversation
 from palace.config import load_settings
-from palace.fakeserver import ScriptedServer, Step
-from palace.llm import client_from_settings
 from palace.memory.store import MemoryStore
-from palace.sessions import Journal
+from palace.model.client import client_from_settings
+from palace.sessions.journal import Journal
+from palace.testing.server import ScriptedServer, Step
 
 
 def _fill(store: MemoryStore) -> None:
@@ -38,10 +38,12 @@ def main() -> None:
         store = MemoryStore(home)
         _fill(store)
         journal = Journal.start(home, model=settings.model, wing=None)
-        session = Session(settings, store, client=client_from_settings(settings), journal=journal)
+        session = Conversation(settings, store, client=client_from_settings(settings), journal=journal)
         bare_client = client_from_settings(settings)
-        messages: list[dict[str, Any]] = [{"role": "system", "content": session.system},
-                                          {"role": "user", "content": "hello there"}]
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": session.system},
+            {"role": "user", "content": "hello there"},
+        ]
         tools = session.tools.schemas()
         for _ in range(10):  # warm both paths (connections, imports)
             bare_client.stream_chat(messages, tools)
@@ -58,7 +60,7 @@ def main() -> None:
         journal.close()
     b, f = statistics.median(bare), statistics.median(full)
     print(f"bare openai client turn:  {b * 1000:7.2f} ms (median of {args.turns})")
-    print(f"palace Session.turn:      {f * 1000:7.2f} ms")
+    print(f"palace Conversation.turn:     {f * 1000:7.2f} ms")
     print(f"palace overhead per turn: {(f - b) * 1000:7.2f} ms   ratio {f / b:.2f}x the bare client")
 
 

@@ -2,6 +2,6 @@
 
 import sys
 
-from palace.cli import main
+from palace.ui.cli import main
 
 sys.exit(main())

@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from palace.errors import ConfigError
+from palace.paths import PalacePaths
 
 DEFAULT_MODEL = "gpt-4.1-mini"
 
@@ -69,20 +70,16 @@ class Settings(BaseModel):
     sources: dict[str, str] = Field(default_factory=dict, exclude=True)
 
     @property
+    def paths(self) -> PalacePaths:
+        return PalacePaths(self.home)
+
+    @property
     def memories_file(self) -> Path:
-        return self.home / "memories.md"
+        return self.paths.memories
 
     @property
     def sessions_dir(self) -> Path:
-        return self.home / "sessions"
-
-    @property
-    def index_dir(self) -> Path:
-        return self.home / ".index"
-
-    @property
-    def config_file(self) -> Path:
-        return self.home / "config.toml"
+        return self.paths.sessions
 
     def source(self, field: str) -> str:
         """Where a setting's value came from: flag, environment variable, config.toml or default."""
@@ -128,7 +125,7 @@ def load_settings(flags: Mapping[str, Any] | None = None, env: Mapping[str, str]
     if "home" in flags:
         sources["home"] = "flag"
 
-    config_file = home / "config.toml"
+    config_file = PalacePaths(home).config
     for key, value in _read_toml(config_file).items():
         field = _TOML_KEYS.get(key)
         if field is None:

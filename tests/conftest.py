@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from palace.config import Settings, load_settings
-from palace.fakeserver import ScriptedServer
+from palace.testing.server import ScriptedServer
 
 # --- fake model endpoint (palace/fakeserver.py) ----------------------------------------------------
 

@@ -9,18 +9,18 @@ from typing import Any
 
 import pytest
 
-from palace.agent import Session, TurnEvents
+from palace.agent.conversation import Conversation, TurnEvents
 from palace.config import Settings
-from palace.fakeserver import ScriptedServer, Step
-from palace.llm import client_from_settings
 from palace.memory.store import MemoryStore
+from palace.model.client import client_from_settings
+from palace.testing.server import ScriptedServer, Step
 
 SAVE = "MemorySave"
 
 
-def _session(settings: Settings, wing: str | None = None) -> tuple[Session, MemoryStore]:
+def _session(settings: Settings, wing: str | None = None) -> tuple[Conversation, MemoryStore]:
     store = MemoryStore(settings.home, entry_limit=settings.entry_limit)
-    return Session(settings, store, client=client_from_settings(settings), wing=wing), store
+    return Conversation(settings, store, client=client_from_settings(settings), wing=wing), store
 
 
 def _collect() -> tuple[TurnEvents, dict[str, list[Any]]]:
@@ -42,8 +42,7 @@ def test_a_stated_preference_is_saved_and_the_model_is_told(
     fake_server: ScriptedServer, settings_for: Callable[..., Settings]
 ) -> None:
     fake_server.add(
-        Step(tool_calls=[(SAVE, json.dumps({"path": "Preferences/testing", "content": "Uses pytest"}))],
-             chunk_size=5),
+        Step(tool_calls=[(SAVE, json.dumps({"path": "Preferences/testing", "content": "Uses pytest"}))], chunk_size=5),
         Step(text="Noted.", chunk_size=2),
     )
     session, store = _session(settings_for(fake_server))
@@ -196,7 +195,7 @@ def test_over_budget_memory_is_announced_once(
     store = MemoryStore(settings.home)
     for n in range(40):
         store.save("Preferences/facts", f"Fact number {n} about the user's setup")
-    session = Session(settings, store, client=client_from_settings(settings))
+    session = Conversation(settings, store, client=client_from_settings(settings))
     assert session.rendered.left_out > 0
     assert len(session.system.encode()) < 512 + 4096
     assert "older entries left out" in session.system
@@ -206,7 +205,7 @@ def test_over_budget_memory_is_announced_once(
 def test_no_endpoint_configured_gives_one_clear_line(settings_for: Callable[..., Settings]) -> None:
     settings = settings_for(None, api_key=None)
     store = MemoryStore(settings.home)
-    session = Session(settings, store, client=client_from_settings(settings))
+    session = Conversation(settings, store, client=client_from_settings(settings))
     result = session.turn("hello")
     assert result.error is not None and "OPENAI_API_KEY" in result.error and "\n" not in result.error
 
@@ -219,11 +218,9 @@ def test_prompt_lists_only_current_wing_and_names_the_others(
     store.save("ifai/Decisions/db", "Uses PostgreSQL")
     store.save("website/Decisions/db", "Uses SQLite")
     store.save("Preferences/editor", "Uses neovim")
-    session = Session(settings, store, client=client_from_settings(settings), wing="ifai")
+    session = Conversation(settings, store, client=client_from_settings(settings), wing="ifai")
     assert "Uses PostgreSQL" in session.system and "Uses neovim" in session.system
     assert "Uses SQLite" not in session.system and "website" in session.system
-
-
 
 
 def test_prompt_size_does_not_grow_with_archived_sessions(
@@ -232,12 +229,12 @@ def test_prompt_size_does_not_grow_with_archived_sessions(
     settings = settings_for(fake_server)
     store = MemoryStore(settings.home)
     store.save("Preferences/editor", "Uses neovim")
-    before = Session(settings, store, client=client_from_settings(settings)).system
+    before = Conversation(settings, store, client=client_from_settings(settings)).system
     sessions = settings.sessions_dir
     sessions.mkdir(parents=True, exist_ok=True)
     for n in range(500):
         sid = f"2026-10-{n % 28 + 1:02d}-{n:08x}"
         (sessions / f"{sid}.md").write_text(f"# Session {sid}\n\n## Summary\nWe discussed topic {n} at length.\n")
         (sessions / f"{sid}.jsonl").write_text(json.dumps({"type": "session", "id": sid}) + "\n")
-    after = Session(settings, store, client=client_from_settings(settings)).system
+    after = Conversation(settings, store, client=client_from_settings(settings)).system
     assert after == before

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from palace.fakeserver import ScriptedServer
+from palace.testing.server import ScriptedServer
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -23,8 +23,15 @@ def palace(
     base.update(env or {})
     cwd = home.parent / "cwd"  # not home.parent: `python -m` would import the palace folder as a package
     cwd.mkdir(exist_ok=True)
-    return subprocess.run([sys.executable, "-m", "palace", *args], env=base, capture_output=True, text=True,
-                          timeout=60, cwd=cwd, input=stdin)
+    return subprocess.run(
+        [sys.executable, "-m", "palace", *args],
+        env=base,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=cwd,
+        input=stdin,
+    )
 
 
 def test_save_show_forget_round_trip(tmp_path: Path) -> None:
@@ -86,8 +93,10 @@ def test_lint_exit_codes_for_errors_and_warnings(tmp_path: Path) -> None:
     home = tmp_path / "palace"
     home.mkdir()
     bad = home / "bad.md"
-    bad.write_text("## Prefernces\n\n### languages\n- [2026-11-30] Rust\n\n## Decisions\n\n### db\n"
-                   "- [2026-13-45] Postgres\n- [2026-11-01] password=hunter22\n")
+    bad.write_text(
+        "## Prefernces\n\n### languages\n- [2026-11-30] Rust\n\n## Decisions\n\n### db\n"
+        "- [2026-13-45] Postgres\n- [2026-11-01] password=hunter22\n"
+    )
     done = palace(home, "memory", "lint", str(bad))
     assert done.returncode == 1
     assert 'did you mean the hall "Preferences"' in done.stderr
@@ -134,7 +143,7 @@ def test_init_creates_a_starter_file_that_lints_clean(tmp_path: Path) -> None:
 
 def test_help_does_not_import_heavy_modules() -> None:
     code = (
-        "import sys, palace.cli as c; c.build_parser().format_help();"
+        "import sys, palace.ui.cli as c; c.build_parser().format_help();"
         "heavy = [m for m in ('openai', 'pydantic', 'mistune', 'prompt_toolkit', 'watchdog') if m in sys.modules];"
         "print(','.join(heavy))"
     )

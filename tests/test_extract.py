@@ -13,15 +13,17 @@ from typing import Any
 
 import pytest
 
-from palace.archive import find_orphans
 from palace.config import Settings
 from palace.errors import PalaceError
-from palace.extract import Extractor, archive_orphans, build_messages, parse_answer
-from palace.fakeserver import ScriptedServer, Step
 from palace.memory.halls import HALL_LIST, parse_path
 from palace.memory.ops import ChangeResult
 from palace.memory.store import MemoryStore
-from palace.sessions import Journal
+from palace.sessions.catalog import find_orphans
+from palace.sessions.extract import Extractor
+from palace.sessions.extract_prompt import build_messages, parse_answer
+from palace.sessions.journal import Journal
+from palace.sessions.lifecycle import archive_orphans, finish, resume
+from palace.testing.server import ScriptedServer, Step
 
 NO_RETRY = {"x-should-retry": "false"}  # the openai client must not retry the scripted 500s
 SECRET = "sk-proj-" + "Zx9Yw8Vu7" * 3
@@ -44,9 +46,23 @@ class Env:
     def extractor(self, **kwargs: Any) -> Extractor:
         kwargs.setdefault("retry_delay", 0.0)
         return Extractor(
-            self.settings, self.store, commit=lambda paths, message: self.commits.append((paths, message)),
-            warn=self.warnings.append, **kwargs,
+            self.settings,
+            self.store,
+            commit=lambda paths, message: self.commits.append((paths, message)),
+            warn=self.warnings.append,
+            **kwargs,
         )
+
+    def orphans(
+        self, commit: Callable[[list[Path], str], object] | None = None, warn: Callable[[str], None] | None = None
+    ) -> list[str]:
+        """archive_orphans as the App runs it: extraction warnings are in the notices, commit trouble warns."""
+        extractor = Extractor(self.settings, self.store, commit=commit, warn=lambda _: None)
+        extractor.commit_warn = warn
+        try:
+            return archive_orphans(extractor)
+        finally:
+            extractor.close()
 
     def journal(self, wing: str | None = "ifai") -> Journal:
         return Journal.start(self.home, model=self.settings.model, wing=wing)
@@ -74,8 +90,9 @@ def test_trigger_threshold_once_and_never_twice(env: Env) -> None:
     turn(journal, "I write the ifai backend in Rust. " + "x" * 966, "b" * 2999)  # 3,999 characters
     assert extractor.pending_chars(journal) == 3999
     assert extractor.maybe_start(journal) is False and env.server.requests == []
-    env.server.add(answer("Backend talk.", ("ifai/Project Knowledge/backend", "The ifai backend is written in Rust"),
-                          delay=0.6))
+    env.server.add(
+        answer("Backend talk.", ("ifai/Project Knowledge/backend", "The ifai backend is written in Rust"), delay=0.6)
+    )
     journal.add_message({"role": "user", "content": "!"})  # 4,000 exactly
     started = time.perf_counter()
     assert extractor.maybe_start(journal) is True
@@ -111,8 +128,15 @@ def test_request_carries_halls_memories_wing_and_only_the_new_part(env: Env) -> 
     turn(journal, "old part " * 30, "old answer")
     journal.record_extraction(2, "Earlier summary.", [], 0)
     turn(journal, "We use PostgreSQL 16 for ifai.", "Good choice.")
-    journal.add_message({"role": "assistant", "content": None, "tool_calls": [
-        {"id": "c", "type": "function", "function": {"name": "MemoryRecall", "arguments": '{"query": "db"}'}}]})
+    journal.add_message(
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c", "type": "function", "function": {"name": "MemoryRecall", "arguments": '{"query": "db"}'}}
+            ],
+        }
+    )
     journal.add_message({"role": "tool", "tool_call_id": "c", "content": "r" * 5000})
     env.server.add(answer())
     outcome = env.extractor().extract(journal)
@@ -154,7 +178,7 @@ def test_restart_never_reextracts(env: Env) -> None:
     assert loaded.extracted_upto == 2 and loaded.summary == "Front end."
     assert second.pending_chars(loaded) == 0
     assert second.maybe_start(loaded) is False and second.extract(loaded) is None
-    resumed = Journal.resume(env.home, journal.id)
+    resumed = resume(env.home, journal.id)
     assert resumed.extracted_upto == 2 and env.extractor().maybe_start(resumed) is False
     resumed.close()
     assert len(env.server.requests) == 1
@@ -173,9 +197,13 @@ def test_failure_then_retry_extracts_the_missed_part(env: Env) -> None:
     assert "memory extraction failed" in env.warnings[0] and "500" in env.warnings[0]
     assert "extracted" not in journal.path.read_text()
     turn(journal, "NEW-PART: and we test with vitest. " * 20, "sure")
-    env.server.add(answer("Deploy and tests.",
-                          ("ifai/Workflow Patterns/deploy", "ifai is deployed with docker compose"),
-                          ("ifai/Workflow Patterns/testing", "Tests run with vitest")))
+    env.server.add(
+        answer(
+            "Deploy and tests.",
+            ("ifai/Workflow Patterns/deploy", "ifai is deployed with docker compose"),
+            ("ifai/Workflow Patterns/testing", "Tests run with vitest"),
+        )
+    )
     assert extractor.maybe_start(journal) is True  # retried at the next completed turn
     extractor.wait(10)
     retry = env.request_text()
@@ -234,7 +262,8 @@ def test_invalid_items_are_dropped_and_counted(env: Env) -> None:
     assert outcome is not None
     assert outcome.dropped == 10
     assert [(str(r.path), r.action) for r in outcome.results] == [
-        ("Preferences/indentation", "saved"), ("ifai/Decisions/architecture", "saved"),
+        ("Preferences/indentation", "saved"),
+        ("ifai/Decisions/architecture", "saved"),
         ("other-project/Decisions/db", "unchanged"),
     ]
     text = env.memories()
@@ -264,8 +293,12 @@ def test_answers_in_code_fences_lists_and_prose() -> None:
 def test_fenced_answer_end_to_end(env: Env) -> None:
     journal = env.journal(wing=None)
     turn(journal, "我们用 PostgreSQL。" * 40, "好的")
-    env.server.add(Step(text='```json\n{"summary": "讨论数据库。", "memories": '
-                             '[{"path": "Preferences/数据库", "content": "用户偏好 PostgreSQL"}]}\n```'))
+    env.server.add(
+        Step(
+            text='```json\n{"summary": "讨论数据库。", "memories": '
+            '[{"path": "Preferences/数据库", "content": "用户偏好 PostgreSQL"}]}\n```'
+        )
+    )
     outcome = env.extractor().extract(journal)
     assert outcome is not None and outcome.summary == "讨论数据库。"
     assert "### 数据库\n" in env.memories() and "用户偏好 PostgreSQL" in env.memories()
@@ -287,18 +320,23 @@ def test_endpoint_rejecting_response_format(env: Env) -> None:
 def test_finish_runs_the_final_extraction_and_archives(env: Env) -> None:
     journal = env.journal()
     turn(journal, "I write backends in Rust; ifai uses Tauri. " * 10, "Understood.")
-    journal.add_memory(ChangeResult("saved", parse_path("Preferences/programming-languages"),
-                                    "The user writes backends in Rust", by="model"))
+    journal.add_memory(
+        ChangeResult(
+            "saved", parse_path("Preferences/programming-languages"), "The user writes backends in Rust", by="model"
+        )
+    )
     journal.add_usage(1_200, 300)
     env.server.add(answer("Rust backends and Tauri.", ("ifai/Project Knowledge/frontend-stack", "ifai uses Tauri")))
-    archive = env.extractor().finish(journal)
+    archive = finish(env.extractor(), journal)
     assert archive == env.home / "sessions" / f"{journal.id}.md"
     text = archive.read_text()
     assert f"# Session {journal.id[:10]} · {journal.id[11:]}\n" in text
     assert "## Summary\nRust backends and Tauri.\n" in text
     assert "- Input: 1,500\n- Output: 340\n- Total: 1,840\n" in text  # the extraction call is counted too
-    assert ("- **Preferences/programming-languages**: The user writes backends in Rust (saved by the model)\n"
-            "- **ifai/Project Knowledge/frontend-stack**: ifai uses Tauri (extracted, saved)\n") in text
+    assert (
+        "- **Preferences/programming-languages**: The user writes backends in Rust (saved by the model)\n"
+        "- **ifai/Project Knowledge/frontend-stack**: ifai uses Tauri (extracted, saved)\n"
+    ) in text
     assert env.commits == [([archive], f"session: archive {journal.id}")]
     records = [json.loads(line) for line in journal.path.read_text().splitlines()]
     assert records[-1]["type"] == "end" and records[-2]["type"] == "extracted"
@@ -308,14 +346,14 @@ def test_finish_runs_the_final_extraction_and_archives(env: Env) -> None:
 def test_finish_below_minimum_does_not_call_the_model(env: Env) -> None:
     journal = env.journal()
     turn(journal, "hi", "hello!")
-    archive = env.extractor().finish(journal)
+    archive = finish(env.extractor(), journal)
     assert archive is not None and env.server.requests == []
     assert '## Summary\n(no summary: a short session) It began with: "hi"\n' in archive.read_text()
 
 
 def test_finish_of_an_empty_session_leaves_nothing(env: Env) -> None:
     journal = env.journal()
-    assert env.extractor().finish(journal) is None
+    assert finish(env.extractor(), journal) is None
     assert not journal.path.exists() and list((env.home / "sessions").iterdir()) == []
 
 
@@ -327,7 +365,7 @@ def test_finish_after_a_background_extraction(env: Env) -> None:
     assert extractor.maybe_start(journal)
     turn(journal, "Final words about ifai. " * 20, "bye")
     env.server.add(answer("Whole session."))
-    archive = extractor.finish(journal)  # waits for the first, then extracts the rest
+    archive = finish(extractor, journal)  # waits for the first, then extracts the rest
     assert archive is not None and "## Summary\nWhole session.\n" in archive.read_text()
     assert len(env.server.requests) == 2 and "Final words" in env.request_text(1)
     assert "Summary of the session so far: First." in env.request_text(1)
@@ -337,7 +375,7 @@ _OWNER = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from palace.sessions import Journal
+    from palace.sessions.journal import Journal
     journal = Journal.start(Path(sys.argv[1]), model="m", wing="ifai")
     journal.add_message({"role": "user", "content": "LIVE SESSION " * 40})
     print(journal.id, flush=True)
@@ -352,24 +390,27 @@ def test_orphans_archived_at_start_but_never_a_live_session(env: Env) -> None:
     crashed.close()  # died without finishing
     empty = env.journal()
     empty.close()
-    owner = subprocess.Popen([sys.executable, "-c", _OWNER, str(env.home)], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, text=True)
+    owner = subprocess.Popen(
+        [sys.executable, "-c", _OWNER, str(env.home)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     try:
         assert owner.stdout is not None
         live_id = owner.stdout.readline().strip()
-        env.server.add(answer("Migrations.",
-                              ("ifai/Project Knowledge/migrations", "Migrations live in ifai/db/migrations")))
-        notices = archive_orphans(env.settings, env.store, commit=lambda p, m: env.commits.append((p, m)),
-                                  warn=env.warnings.append)
-        assert sorted(notices) == sorted([
-            f"Archived the unfinished session {crashed.id} (1 turn, 1 memory extracted)",
-            f"Removed the empty journal of the unfinished session {empty.id}",
-        ])
+        env.server.add(
+            answer("Migrations.", ("ifai/Project Knowledge/migrations", "Migrations live in ifai/db/migrations"))
+        )
+        notices = env.orphans(commit=lambda p, m: env.commits.append((p, m)), warn=env.warnings.append)
+        assert sorted(notices) == sorted(
+            [
+                f"Archived the unfinished session {crashed.id} (1 turn, 1 memory extracted)",
+                f"Removed the empty journal of the unfinished session {empty.id}",
+            ]
+        )
         assert len(env.server.requests) == 1 and "LIVE SESSION" not in env.request_text()
         assert (env.home / "sessions" / f"{crashed.id}.md").exists()
         assert not (env.home / "sessions" / f"{live_id}.md").exists()
         assert (env.home / "sessions" / f"{live_id}.jsonl").read_text().count("\n") == 2  # untouched
-        assert archive_orphans(env.settings, env.store) == []  # nothing left to do, nothing twice
+        assert env.orphans() == []  # nothing left to do, nothing twice
     finally:
         owner.kill()
         owner.wait(10)
@@ -384,11 +425,10 @@ def test_orphan_extraction_failure_still_archives_and_can_be_retried(env: Env) -
         journal.close()
         ids.append(journal.id)
     env.server.add(Step(status=502, text="bad gateway", headers=NO_RETRY))
-    notices = archive_orphans(env.settings, env.store, warn=env.warnings.append)
+    notices = env.orphans(warn=env.warnings.append)
     assert len(notices) == 2 and len(env.server.requests) == 1  # the second does not wait for it again
     for session_id, notice in zip(ids, sorted(notices, key=lambda n: ids.index(n.split()[4])), strict=True):
-        assert notice.startswith(f"Archived the unfinished session {session_id} without a summary (extraction "
-                                 "failed: ")
+        assert notice.startswith(f"Archived the unfinished session {session_id} without a summary (extraction failed: ")
         assert f"retry with `palace sessions extract {session_id}`" in notice
         archive = (env.home / "sessions" / f"{session_id}.md").read_text()
         assert "## Summary\n(no summary: extraction failed: " in archive
@@ -400,7 +440,7 @@ def test_orphan_extraction_failure_still_archives_and_can_be_retried(env: Env) -
     env.server.add(answer("pnpm.", ("ifai/Project Knowledge/packages", "ifai uses pnpm workspaces")))
     outcome = extractor.extract(journal, force=True)
     assert outcome is not None and journal.extracted_upto == 2
-    archive_path = extractor.finish(journal)
+    archive_path = finish(extractor, journal)
     assert archive_path is not None and "## Summary\npnpm.\n" in archive_path.read_text()
     assert "(extracted, saved)" in archive_path.read_text()
 
@@ -424,9 +464,13 @@ def test_forced_reextraction_and_live_sessions_refused(env: Env) -> None:
 
 def test_build_messages_fences_data_longer_than_its_backticks() -> None:
     messages = build_messages(
-        "{{halls}} {{wing_line}} {{limit}}", session_id="2026-11-30-a1b2c3d4", wing=None,
-        memories="```\ncode\n```", previous_summary=None,
-        conversation=[{"role": "user", "content": "````` five"}], first_index=0,
+        "{{halls}} {{wing_line}} {{limit}}",
+        session_id="2026-11-30-a1b2c3d4",
+        wing=None,
+        memories="```\ncode\n```",
+        previous_summary=None,
+        conversation=[{"role": "user", "content": "````` five"}],
+        first_index=0,
     )
     assert messages[0]["content"].startswith(HALL_LIST) and messages[0]["content"].endswith(" 200")
     user = messages[1]["content"]

@@ -12,11 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from palace.app import init_palace
 from palace.errors import HistoryError, PalaceError, UndoError
-from palace.history import GitHistory, history_log
-from palace.home import init_palace, open_editor
+from palace.history.autocommit import GitHistory
+from palace.history.log import history_log
+from palace.history.undo import undo_last
 from palace.memory import MemoryStore
-from palace.undo import undo_last
+from palace.ui.editor import open_editor
 
 GIT_IDENTITY_VARS = (
     "GIT_AUTHOR_NAME",

@@ -1,4 +1,4 @@
-"""palace.llm against palace.fakeserver: the real openai client over real loopback HTTP."""
+"""palace.model.client against palace.testing.server: the real openai client over real loopback HTTP."""
 
 from __future__ import annotations
 
@@ -23,8 +23,9 @@ from palace.errors import (
     LLMServerError,
     LLMTimeoutError,
 )
-from palace.fakeserver import ScriptedServer, Step
-from palace.llm import LLMClient, Reply, ToolCall, Usage, _Accumulator, client_from_settings
+from palace.model.client import LLMClient, client_from_settings
+from palace.model.stream import Accumulator, Reply, ToolCall, Usage
+from palace.testing.server import ScriptedServer, Step
 
 MESSAGES: list[dict[str, Any]] = [{"role": "user", "content": "hello"}]
 TOOLS: list[dict[str, Any]] = [
@@ -110,9 +111,7 @@ def test_model_is_switchable(fake_server: ScriptedServer, client: LLMClient) -> 
 
 
 @pytest.mark.parametrize("chunk_size", [0, 3])
-def test_tool_call_arguments_whole_or_split(
-    fake_server: ScriptedServer, client: LLMClient, chunk_size: int
-) -> None:
+def test_tool_call_arguments_whole_or_split(fake_server: ScriptedServer, client: LLMClient, chunk_size: int) -> None:
     args = '{"path": "Preferences/tools", "content": "uses ruff"}'
     fake_server.add(Step(tool_calls=[("MemorySave", args)], chunk_size=chunk_size))
     reply = client.stream_chat(MESSAGES, tools=TOOLS)
@@ -178,7 +177,7 @@ def test_accumulator_tolerates_servers_that_reuse_index_zero() -> None:
     def call(index: int | None, call_id: str | None, name: str | None, args: str) -> SimpleNamespace:
         return SimpleNamespace(index=index, id=call_id, function=SimpleNamespace(name=name, arguments=args))
 
-    acc = _Accumulator()
+    acc = Accumulator()
     acc.add(chunk(content=None, tool_calls=[call(0, "a", "One", '{"n":')]))
     acc.add(chunk(content=None, tool_calls=[call(0, None, None, " 1}")]))
     acc.add(chunk(content=None, tool_calls=[call(0, "b", "Two", "{}")]))
@@ -276,9 +275,7 @@ def test_server_error(fake_server: ScriptedServer, client: LLMClient) -> None:
     assert len(fake_server.requests) == 1  # 5xx is not retried
 
 
-def test_other_status_is_an_llm_error_with_the_server_message(
-    fake_server: ScriptedServer, client: LLMClient
-) -> None:
+def test_other_status_is_an_llm_error_with_the_server_message(fake_server: ScriptedServer, client: LLMClient) -> None:
     fake_server.add(Step(status=400, text="context length exceeded"))
     with pytest.raises(LLMError, match="context length exceeded"):
         client.complete(MESSAGES)
@@ -373,6 +370,6 @@ def test_exhausted_script_is_a_clear_500(fake_server: ScriptedServer, client: LL
 
 
 def test_import_does_not_import_openai() -> None:
-    code = "import sys, palace.llm; print('openai' in sys.modules, 'httpx2' in sys.modules)"
+    code = "import sys, palace.model.client; print('openai' in sys.modules, 'httpx2' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]

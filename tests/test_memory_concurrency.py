@@ -41,8 +41,13 @@ print("done", flush=True)
 
 def spawn_writer(home: Path, worker: int, count: int) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    return subprocess.Popen([sys.executable, "-c", WRITER, str(home), str(worker), str(count)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    return subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(home), str(worker), str(count)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
 
 
 def contents(data: bytes) -> list[str]:
@@ -68,10 +73,18 @@ def test_four_processes_saving_250_entries_each_make_exactly_1000(tmp_path: Path
     # each room heading exactly once, the hand-written text untouched at the top
     assert data.startswith(b"# Memories\n\nA hand-written introduction.\n")
     assert [s.heading.text for s in doc.sections] == [
-        "Preferences", "editors", "Decisions", "db", "ifai", "Decisions", "architecture", "Project Knowledge", "stack",
+        "Preferences",
+        "editors",
+        "Decisions",
+        "db",
+        "ifai",
+        "Decisions",
+        "architecture",
+        "Project Knowledge",
+        "stack",
     ] or sorted(s.heading.text for s in doc.sections) == sorted(
-        ["Preferences", "editors", "Decisions", "db", "ifai", "Decisions", "architecture", "Project Knowledge",
-         "stack"])
+        ["Preferences", "editors", "Decisions", "db", "ifai", "Decisions", "architecture", "Project Knowledge", "stack"]
+    )
     assert sorted(os.listdir(home)) == [".lock", "memories.md"]
 
 
@@ -93,8 +106,12 @@ def _replay(before: bytes, trial: int, count: int) -> bytes:
     """The file after the first `count` saves of a trial, computed in this process."""
     data = before
     for n in range(count):
-        new, _ = ops.save(Document.parse(data), parse_path(CRASH_PATHS[n % len(CRASH_PATHS)]),
-                          f"Trial {trial} entry {n}", TODAY.isoformat())
+        new, _ = ops.save(
+            Document.parse(data),
+            parse_path(CRASH_PATHS[n % len(CRASH_PATHS)]),
+            f"Trial {trial} entry {n}",
+            TODAY.isoformat(),
+        )
         assert new is not None
         data = new
     return data
@@ -134,8 +151,10 @@ def test_a_writer_killed_at_random_moments_leaves_the_old_or_the_new_file(tmp_pa
             os.unlink(home / name)
     assert any(n == 0 for n in lengths) or min(lengths) <= 1
     assert max(lengths) >= 2  # the kills landed at many different points
-    print(f"\n{strays} stray temp files from 200 killed writers; saves completed per trial: "
-          f"min {min(lengths)}, max {max(lengths)}")
+    print(
+        f"\n{strays} stray temp files from 200 killed writers; saves completed per trial: "
+        f"min {min(lengths)}, max {max(lengths)}"
+    )
 
 
 def _kill_at(home: str, point: str) -> None:
@@ -149,23 +168,34 @@ def _kill_at(home: str, point: str) -> None:
     if point == "temp written, before its fsync":
         os.fsync = lambda fd: die()  # type: ignore[assignment]
     elif point == "after the temp fsync, before the swap":
+
         def fsync_then_die(fd: int) -> None:
             real_fsync(fd)
             die()
+
         os.fsync = fsync_then_die  # type: ignore[assignment]
     elif point == "after the swap, before the folder fsync":
         store_module._fsync_dir = lambda folder: die()  # type: ignore[assignment]
     elif point == "after the folder fsync":
+
         def fsync_dir_then_die(folder: Path) -> None:
             real_fsync_dir(folder)
             die()
+
         store_module._fsync_dir = fsync_dir_then_die  # type: ignore[assignment]
     del real_rename
     MemoryStore(Path(home), today=lambda: TODAY).save("Preferences/editors", "Zed")
 
 
-@pytest.mark.parametrize("point", ["temp written, before its fsync", "after the temp fsync, before the swap",
-                                   "after the swap, before the folder fsync", "after the folder fsync"])
+@pytest.mark.parametrize(
+    "point",
+    [
+        "temp written, before its fsync",
+        "after the temp fsync, before the swap",
+        "after the swap, before the folder fsync",
+        "after the folder fsync",
+    ],
+)
 def test_a_writer_killed_at_each_step_of_a_write(tmp_path: Path, point: str) -> None:
     home = tmp_path / "palace"
     store = MemoryStore(home, today=lambda: TODAY)
@@ -218,8 +248,12 @@ def test_hand_edits_while_palace_saves_are_never_lost(tmp_path: Path, style: str
     home = tmp_path / "palace"
     store = MemoryStore(home, today=lambda: TODAY)
     store.save("Preferences/editors", "Helix")
-    editor = subprocess.Popen([sys.executable, "-c", EDITOR, str(store.file), style, str(EDITS)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    editor = subprocess.Popen(
+        [sys.executable, "-c", EDITOR, str(store.file), style, str(EDITS)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     saved: list[str] = []
     n = 0
     while editor.poll() is None:

@@ -207,15 +207,37 @@ def test_a_quote_interrupting_a_list_does_not_scramble_the_blocks() -> None:
     text = "Some text\n- Helix\n- Zed\n> ## Decisions\n> quoted\n*\n## Preferences\n\n### x\n- [2026-11-01] y\n"
     doc = parse(text)
     assert [kind for _, _, kind in doc.blocks] == [
-        "paragraph", "list", "block_quote", "list", "heading", "blank_line", "heading", "list",
+        "paragraph",
+        "list",
+        "block_quote",
+        "list",
+        "heading",
+        "blank_line",
+        "heading",
+        "list",
     ]
     assert [b[0] for b in doc.blocks] == sorted(b[0] for b in doc.blocks)
     assert entries(doc) == [(None, "Helix"), (None, "Zed"), (None, ""), ("Preferences/x", "y")]
 
 
 def test_parse_never_fails() -> None:
-    samples = [b"", b"\xef\xbb\xbf", b"\n\n\n", b"\r\n", b"\xff\xfe\x00", b"#", b"- ", b"```", b"<div>", b"## \r",
-               b"\r", b"\t- x", b"- [2026-11-01]", b"\x00\x01", b"## ifai\n### Decisions\n#### x\n"]
+    samples = [
+        b"",
+        b"\xef\xbb\xbf",
+        b"\n\n\n",
+        b"\r\n",
+        b"\xff\xfe\x00",
+        b"#",
+        b"- ",
+        b"```",
+        b"<div>",
+        b"## \r",
+        b"\r",
+        b"\t- x",
+        b"- [2026-11-01]",
+        b"\x00\x01",
+        b"## ifai\n### Decisions\n#### x\n",
+    ]
     for data in samples:
         doc = Document.parse(data)
         assert doc.to_bytes() == data
@@ -228,8 +250,9 @@ SAMPLES = {
     "bom": b"\xef\xbb\xbf# Memories\n\n## Preferences\n\n### editors\n- [2026-11-01] Helix\n",
     "no-final-newline": b"# Memories\n\n## Preferences\n\n### editors\n- [2026-11-01] Helix",
     "crlf-bom-no-final": b"\xef\xbb\xbf## Preferences\r\n\r\n### editors\r\n- [2026-11-01] Helix",
-    "latin1-bytes": (b"# Notes caf\xe9\n\n## Preferences\n\n### editors\n- [2026-11-01] Helix\n"
-                     b"- [2026-11-02] \xff\xfe\n\nna\xefve\n"),
+    "latin1-bytes": (
+        b"# Notes caf\xe9\n\n## Preferences\n\n### editors\n- [2026-11-01] Helix\n- [2026-11-02] \xff\xfe\n\nna\xefve\n"
+    ),
     "mixed-endings": b"# Memories\r\n\n## Preferences\r\n\r\n### editors\r\n- [2026-11-01] Helix\r\n",
     "lone-cr": b"# Memo\rries\n\n## Preferences\n\n### editors\n- [2026-11-01] Helix\n",
 }
@@ -346,8 +369,13 @@ def test_the_example_palace_reads_as_intended() -> None:
     doc = store.document()
     assert doc.to_bytes() == data
     assert [(s.kind, s.heading.text) for s in doc.sections if s.kind != "room"] == [
-        ("hall", "Preferences"), ("hall", "Decisions"), ("hall", "Workflow Patterns"), ("wing", "ifai"),
-        ("wing-hall", "Project Knowledge"), ("wing-hall", "Decisions"), ("wing-hall", "Workflow Patterns"),
+        ("hall", "Preferences"),
+        ("hall", "Decisions"),
+        ("hall", "Workflow Patterns"),
+        ("wing", "ifai"),
+        ("wing-hall", "Project Knowledge"),
+        ("wing-hall", "Decisions"),
+        ("wing-hall", "Workflow Patterns"),
     ]
     assert entries(doc) == [
         ("Preferences/programming-languages", "The user writes backends in Rust"),
@@ -362,10 +390,14 @@ def test_the_example_palace_reads_as_intended() -> None:
         ("ifai/Project Knowledge/backend-stack", "The sync API server is built with axum, sqlx and tokio"),
         ("ifai/Project Knowledge/database", "The sync server runs on PostgreSQL 16"),
         ("ifai/Project Knowledge/ipc", "Tauri 命令返回的结构体用 serde camelCase 序列化"),
-        ("ifai/Decisions/sync-engine",
-         "Sync changes go through an outbox table woken by LISTEN/NOTIFY instead of polling"),
-        ("ifai/Decisions/sync-engine",
-         "Clients replay missed outbox events by last event id, then switch to the live stream"),
+        (
+            "ifai/Decisions/sync-engine",
+            "Sync changes go through an outbox table woken by LISTEN/NOTIFY instead of polling",
+        ),
+        (
+            "ifai/Decisions/sync-engine",
+            "Clients replay missed outbox events by last event id, then switch to the live stream",
+        ),
         ("ifai/Decisions/type-sharing", "Rust 与 TypeScript 之间的类型用 specta 生成到 src/bindings.ts，不再手写"),
         ("ifai/Workflow Patterns/testing", "Front-end unit tests run with vitest"),
         ("ifai/Workflow Patterns/testing", "Rust database code is tested with #[sqlx::test]"),

@@ -61,7 +61,9 @@ def test_first_save_creates_the_file_with_hall_and_room(store: MemoryStore) -> N
 
 
 def test_new_entry_goes_after_the_last_entry_of_its_room(store: MemoryStore) -> None:
-    write(store, """\
+    write(
+        store,
+        """\
 # Memories
 
 ## Preferences
@@ -74,9 +76,12 @@ Some note the user wrote after the list.
 
 ### editors
 - [2026-11-03] Helix
-""")
+""",
+    )
     store.save("Preferences/programming-languages", "Python for scripts")
-    assert read(store) == """\
+    assert (
+        read(store)
+        == """\
 # Memories
 
 ## Preferences
@@ -91,10 +96,13 @@ Some note the user wrote after the list.
 ### editors
 - [2026-11-03] Helix
 """
+    )
 
 
 def test_new_room_goes_at_the_end_of_its_hall_never_a_second_hall_heading(store: MemoryStore) -> None:
-    write(store, """\
+    write(
+        store,
+        """\
 ## Preferences
 
 ### editors
@@ -104,10 +112,13 @@ def test_new_room_goes_at_the_end_of_its_hall_never_a_second_hall_heading(store:
 
 ### db
 - [2026-11-04] Postgres
-""")
+""",
+    )
     store.save("Preferences/terminals", "WezTerm")
     store.save("preferences/Shells", "fish")
-    assert read(store) == """\
+    assert (
+        read(store)
+        == """\
 ## Preferences
 
 ### editors
@@ -124,6 +135,7 @@ def test_new_room_goes_at_the_end_of_its_hall_never_a_second_hall_heading(store:
 ### db
 - [2026-11-04] Postgres
 """
+    )
 
 
 def test_new_hall_and_new_wing_go_at_the_end_of_the_file(store: MemoryStore) -> None:
@@ -132,7 +144,9 @@ def test_new_hall_and_new_wing_go_at_the_end_of_the_file(store: MemoryStore) -> 
     store.save("ifai/Decisions/architecture", "Event-driven sync engine")
     store.save("ifai/Project Knowledge/frontend-stack", "Vue 3 inside Tauri")
     store.save("ifai/Decisions/database", "SQLite")
-    assert read(store) == """\
+    assert (
+        read(store)
+        == """\
 # Memories
 
 ## Preferences
@@ -160,6 +174,7 @@ def test_new_hall_and_new_wing_go_at_the_end_of_the_file(store: MemoryStore) -> 
 #### frontend-stack
 - [2026-11-30] Vue 3 inside Tauri
 """
+    )
 
 
 def test_a_wing_hall_is_not_confused_with_a_wingless_hall(store: MemoryStore) -> None:

@@ -96,16 +96,36 @@ def test_room_slugs(text: str, slug: str) -> None:
 @pytest.mark.parametrize(
     ("text", "wing", "hall", "room", "shown"),
     [
-        ("Preferences/programming-languages", None, Hall.PREFERENCES, "programming-languages",
-         "Preferences/programming-languages"),
-        ("preferences/Programming Languages", None, Hall.PREFERENCES, "programming-languages",
-         "Preferences/programming-languages"),
+        (
+            "Preferences/programming-languages",
+            None,
+            Hall.PREFERENCES,
+            "programming-languages",
+            "Preferences/programming-languages",
+        ),
+        (
+            "preferences/Programming Languages",
+            None,
+            Hall.PREFERENCES,
+            "programming-languages",
+            "Preferences/programming-languages",
+        ),
         ("ProjectKnowledge/编程语言", None, Hall.PROJECT_KNOWLEDGE, "编程语言", "Project Knowledge/编程语言"),
         ("ifai/Decisions/architecture", "ifai", Hall.DECISIONS, "architecture", "ifai/Decisions/architecture"),
-        ("ifai/project-knowledge/frontend-stack", "ifai", Hall.PROJECT_KNOWLEDGE, "frontend-stack",
-         "ifai/Project Knowledge/frontend-stack"),
-        ("alice/workflow_patterns/Code Review", "alice", Hall.WORKFLOW_PATTERNS, "code-review",
-         "alice/Workflow Patterns/code-review"),
+        (
+            "ifai/project-knowledge/frontend-stack",
+            "ifai",
+            Hall.PROJECT_KNOWLEDGE,
+            "frontend-stack",
+            "ifai/Project Knowledge/frontend-stack",
+        ),
+        (
+            "alice/workflow_patterns/Code Review",
+            "alice",
+            Hall.WORKFLOW_PATTERNS,
+            "code-review",
+            "alice/Workflow Patterns/code-review",
+        ),
         (" my.proj_1 / Decisions / db ", "my.proj_1", Hall.DECISIONS, "db", "my.proj_1/Decisions/db"),
     ],
 )
@@ -173,9 +193,18 @@ def test_non_text_path_is_rejected() -> None:
         parse_path(None)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("wing", "ok"), [("ifai", True), ("my.proj_1-x", True), ("Decisions", False),
-                                          ("project-knowledge", False), ("..", False), ("a b", False),
-                                          ("项目", False)])
+@pytest.mark.parametrize(
+    ("wing", "ok"),
+    [
+        ("ifai", True),
+        ("my.proj_1-x", True),
+        ("Decisions", False),
+        ("project-knowledge", False),
+        ("..", False),
+        ("a b", False),
+        ("项目", False),
+    ],
+)
 def test_wing_names(wing: str, ok: bool) -> None:
     assert is_valid_wing(wing) is ok
 
@@ -183,8 +212,15 @@ def test_wing_names(wing: str, ok: bool) -> None:
 # ---------------------------------------------------------------------- through the store: nothing written
 @pytest.mark.parametrize(
     "path",
-    ["Prefernces/x", "Preferences", "a/b/c/d", "Preferences//x", "Preferences/..", "Decisions/Preferences/x",
-     "Preferences/!!!"],
+    [
+        "Prefernces/x",
+        "Preferences",
+        "a/b/c/d",
+        "Preferences//x",
+        "Preferences/..",
+        "Decisions/Preferences/x",
+        "Preferences/!!!",
+    ],
 )
 def test_a_bad_path_writes_nothing(tmp_path: Path, path: str) -> None:
     home = tmp_path / "palace"

@@ -24,18 +24,37 @@ from palace.memory.ops import normalise
 # More examples for a bug hunt: PALACE_PROPERTY_EXAMPLES=5000 pytest tests/test_memory_property.py
 EXAMPLES = int(os.environ.get("PALACE_PROPERTY_EXAMPLES", "300"))
 
-HALLS = ["Preferences", "Project Knowledge", "Decisions", "Workflow Patterns", "project-knowledge",
-         "WorkflowPatterns", "decisions"]
+HALLS = [
+    "Preferences",
+    "Project Knowledge",
+    "Decisions",
+    "Workflow Patterns",
+    "project-knowledge",
+    "WorkflowPatterns",
+    "decisions",
+]
 WINGS = ["ifai", "alice", "IFAI"]
 ROOMS = ["editors", "programming-languages", "Programming Languages", "编程语言", "db", "x"]
-WORDS = ["Helix", "The user writes backends in Rust", "项目使用 TypeScript 和 Rust", "Postgres was chosen",
-         "Small PRs", "café ☕ au lait", "Vue 3 inside Tauri", "uses `uv` for Python", "ends with a dot.",
-         "mixed *emphasis* and [link](http://x)", "tabs\tinside", "Ünïcödé ελληνικά русский", "<b>html</b>"]
+WORDS = [
+    "Helix",
+    "The user writes backends in Rust",
+    "项目使用 TypeScript 和 Rust",
+    "Postgres was chosen",
+    "Small PRs",
+    "café ☕ au lait",
+    "Vue 3 inside Tauri",
+    "uses `uv` for Python",
+    "ends with a dot.",
+    "mixed *emphasis* and [link](http://x)",
+    "tabs\tinside",
+    "Ünïcödé ελληνικά русский",
+    "<b>html</b>",
+]
 DAYS = ["2026-11-01", "2026-11-29", "2026-11-30", "2026-02-30", "someday"]
 
-text_line = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"), max_size=24
-).map(lambda s: s.encode())
+text_line = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"), max_size=24).map(
+    lambda s: s.encode()
+)
 raw_line = st.binary(max_size=12).filter(lambda b: b"\n" not in b and b"\r" not in b)
 
 
@@ -49,8 +68,9 @@ heading = st.builds(
     st.sampled_from(HALLS + WINGS + ROOMS + ["Notes", "Random heading", "Prefernces"]),
 )
 entry = st.builds(
-    lambda bullet, day, words, indent: [f"{' ' * indent}{bullet} " .encode() + (f"[{day}] " if day else "").encode()
-                                        + words.encode()],
+    lambda bullet, day, words, indent: [
+        f"{' ' * indent}{bullet} ".encode() + (f"[{day}] " if day else "").encode() + words.encode()
+    ],
     st.sampled_from("-*+"),
     st.one_of(st.none(), st.sampled_from(DAYS)),
     st.sampled_from(WORDS),
@@ -58,45 +78,78 @@ entry = st.builds(
 )
 multi_line_entry = st.builds(lambda e, more: [*e, b"  " + more.encode()], entry, st.sampled_from(WORDS))
 nested_entry = st.builds(lambda e, sub: [*e, b"  - " + sub.encode()], entry, st.sampled_from(WORDS))
-inner = st.sampled_from(lines("## Decisions", "### editors", "#### db", "- [2026-11-30] Helix", "* item", "text",
-                              "", "| a | b |", "<div>", "```"))
+inner = st.sampled_from(
+    lines(
+        "## Decisions",
+        "### editors",
+        "#### db",
+        "- [2026-11-30] Helix",
+        "* item",
+        "text",
+        "",
+        "| a | b |",
+        "<div>",
+        "```",
+    )
+)
 fence = st.builds(
-    lambda marker, body, closed: [marker + b"md"] + [line for line in body if not line.startswith(marker[:3])]
-    + ([marker] if closed else []),
+    lambda marker, body, closed: (
+        [marker + b"md"] + [line for line in body if not line.startswith(marker[:3])] + ([marker] if closed else [])
+    ),
     st.sampled_from([b"```", b"~~~", b"````"]),
     st.lists(inner, max_size=4),
     st.booleans().map(lambda b: b or True),  # unclosed fences are rare: see the dedicated example below
 )
 unclosed_fence = st.builds(lambda body: [b"```", *body], st.lists(inner, max_size=3))
-indented_code = st.builds(lambda body: [b"    " + line for line in body if line], st.lists(inner, min_size=1,
-                                                                                           max_size=3))
-html = st.sampled_from([
-    lines("<div>", "## Preferences", "- [2026-11-30] in html", "</div>"),
-    lines("<!--", "### editors", "-->"),
-    lines("<details><summary>x</summary>", "", "- item", "</details>"),
-    lines("<custom-tag>"),
-])
+indented_code = st.builds(
+    lambda body: [b"    " + line for line in body if line], st.lists(inner, min_size=1, max_size=3)
+)
+html = st.sampled_from(
+    [
+        lines("<div>", "## Preferences", "- [2026-11-30] in html", "</div>"),
+        lines("<!--", "### editors", "-->"),
+        lines("<details><summary>x</summary>", "", "- item", "</details>"),
+        lines("<custom-tag>"),
+    ]
+)
 table = st.sampled_from([lines("| tool | why |", "|------|-----|", "| Helix | modal |"), lines("a | b", "--|--")])
 quote = st.sampled_from([lines("> ## Decisions", "> - [2026-11-30] quoted"), lines("> lazy", "continued")])
-misc = st.sampled_from([
-    lines("1. ordered", "2. list"),
-    lines("[ref]: https://example.com"),
-    lines("---"),
-    lines("***"),
-    lines("Setext title", "------------"),
-    lines("Setext title", "============"),
-    lines("- [ ] todo", "- [x] done"),
-    lines("-"),
-    lines("-\tTabbed item"),
-    lines("\t- tab-indented"),
-    lines("     - five spaces"),
-])
+misc = st.sampled_from(
+    [
+        lines("1. ordered", "2. list"),
+        lines("[ref]: https://example.com"),
+        lines("---"),
+        lines("***"),
+        lines("Setext title", "------------"),
+        lines("Setext title", "============"),
+        lines("- [ ] todo", "- [x] done"),
+        lines("-"),
+        lines("-\tTabbed item"),
+        lines("\t- tab-indented"),
+        lines("     - five spaces"),
+    ]
+)
 paragraph = st.lists(st.one_of(text_line, raw_line), min_size=1, max_size=2)
 blank = st.just([b""])
 
 block = st.one_of(
-    heading, heading, heading, entry, entry, entry, multi_line_entry, nested_entry, fence, indented_code, html,
-    table, quote, misc, paragraph, blank, blank,
+    heading,
+    heading,
+    heading,
+    entry,
+    entry,
+    entry,
+    multi_line_entry,
+    nested_entry,
+    fence,
+    indented_code,
+    html,
+    table,
+    quote,
+    misc,
+    paragraph,
+    blank,
+    blank,
 )
 
 
@@ -139,6 +192,7 @@ def check_kept(old: bytes, new: bytes, *, inserted: bool) -> tuple[int, list[byt
     assert new.startswith(b"\xef\xbb\xbf") == old.startswith(b"\xef\xbb\xbf")
     old_lines, old_eols = split(old)
     new_lines, new_eols = split(new)
+
     # Lines compare with their endings, but for the last line of a file (it may gain or lose one).
     def same(i: int, j: int) -> bool:
         if old_lines[i] != new_lines[j]:
@@ -149,11 +203,12 @@ def check_kept(old: bytes, new: bytes, *, inserted: bool) -> tuple[int, list[byt
     while prefix < min(len(old_lines), len(new_lines)) and same(prefix, prefix):
         prefix += 1
     suffix = 0
-    while (suffix < min(len(old_lines), len(new_lines)) - prefix
-           and same(len(old_lines) - 1 - suffix, len(new_lines) - 1 - suffix)):
+    while suffix < min(len(old_lines), len(new_lines)) - prefix and same(
+        len(old_lines) - 1 - suffix, len(new_lines) - 1 - suffix
+    ):
         suffix += 1
-    removed = old_lines[prefix: len(old_lines) - suffix]
-    added = new_lines[prefix: len(new_lines) - suffix]
+    removed = old_lines[prefix : len(old_lines) - suffix]
+    added = new_lines[prefix : len(new_lines) - suffix]
     final_old = not old_eols or old_eols[-1] != b""
     final_new = not new_eols or new_eols[-1] != b""
     # A missing final newline stays missing, unless the last line went (what ends the file now is an
@@ -166,12 +221,20 @@ def check_kept(old: bytes, new: bytes, *, inserted: bool) -> tuple[int, list[byt
 
 
 def count_in_room(doc: Document, path: MemoryPath, content: str) -> int:
-    return sum(1 for e in doc.entries if e.path is not None and e.path.wing_key == path.wing_key
-               and e.path.hall == path.hall and e.path.room == path.room and normalise(e.content) == normalise(content))
+    return sum(
+        1
+        for e in doc.entries
+        if e.path is not None
+        and e.path.wing_key == path.wing_key
+        and e.path.hall == path.hall
+        and e.path.room == path.room
+        and normalise(e.content) == normalise(content)
+    )
 
 
-@settings(max_examples=EXAMPLES, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 @given(data=documents(), choices=st.data())
 def test_saves_and_forgets_keep_every_untouched_line(data: bytes, choices: st.DataObject) -> None:
     with tempfile.TemporaryDirectory() as tmp:
@@ -228,9 +291,15 @@ def test_saves_and_forgets_keep_every_untouched_line(data: bytes, choices: st.Da
                 assert added == []
                 assert len(removed) >= 1
             if result.action in {"saved", "refreshed", "replaced", "unchanged"}:
-                found = [e for e in new_doc.entries if e.path is not None and e.path.wing_key == where.wing_key
-                         and e.path.hall == where.hall and e.path.room == where.room
-                         and normalise(e.content) == normalise(result.content)]
+                found = [
+                    e
+                    for e in new_doc.entries
+                    if e.path is not None
+                    and e.path.wing_key == where.wing_key
+                    and e.path.hall == where.hall
+                    and e.path.room == where.room
+                    and normalise(e.content) == normalise(result.content)
+                ]
                 assert found, (result.message, after)
                 assert any(e.date == day for e in found)
             if result.action == "forgotten":
@@ -263,8 +332,13 @@ def test_save_then_forget_of_a_new_entry_restores_the_bytes(data: bytes, saves: 
             room_existed = bool(doc.room_sections(parsed))
             hall_existed = bool(doc.hall_sections(parsed.wing, parsed.hall))
             saved = Document.parse(store.file.read_bytes())
-            entry = next(e for e in saved.entries if e.path is not None and e.content == result.content
-                         and (e.path.wing_key, e.path.hall, e.path.room) == (parsed.wing_key, parsed.hall, parsed.room))
+            entry = next(
+                e
+                for e in saved.entries
+                if e.path is not None
+                and e.content == result.content
+                and (e.path.wing_key, e.path.hall, e.path.room) == (parsed.wing_key, parsed.hall, parsed.room)
+            )
             room = saved.room_of(entry)
             assert room is not None
             # When the end of the hall is an unclosed block, the new room goes first in the hall, and the
@@ -279,18 +353,27 @@ def test_save_then_forget_of_a_new_entry_restores_the_bytes(data: bytes, saves: 
 def describe(doc: Document) -> tuple[object, ...]:
     """Everything a parse finds, in a comparable form."""
     return (
-        doc.to_bytes(), doc.lines, doc.eols, doc.bom, doc.final_newline, doc.newline, doc.blocks,
+        doc.to_bytes(),
+        doc.lines,
+        doc.eols,
+        doc.bom,
+        doc.final_newline,
+        doc.newline,
+        doc.blocks,
         [(h.line, h.end, h.level, h.text) for h in doc.headings],
         [(s.kind, s.heading.line, s.end, s.wing, s.hall, s.room) for s in doc.sections],
         [(e.start, e.end, e.bullet, e.date, e.raw_date, e.content, e.path) for e in doc.entries],
-        doc.lists, doc.unparsed_lists,
+        doc.lists,
+        doc.unparsed_lists,
     )
 
 
 edits = st.lists(
-    st.tuples(st.integers(0, 60), st.integers(0, 4), st.lists(block, max_size=3),
-              st.sampled_from([b"\n", b"\r\n", b""])),
-    min_size=1, max_size=4,
+    st.tuples(
+        st.integers(0, 60), st.integers(0, 4), st.lists(block, max_size=3), st.sampled_from([b"\n", b"\r\n", b""])
+    ),
+    min_size=1,
+    max_size=4,
 )
 
 
@@ -298,7 +381,8 @@ edits = st.lists(
 @given(data=documents(), changes=edits, cut=st.one_of(st.none(), st.tuples(st.integers(0, 2000), st.integers(0, 5))))
 @example(  # mistune once continued the paragraph before a list from inside a quote that interrupted it
     data=b"| tool | why |\n|------|-----|\n| Helix | modal |\n- Helix\n- Helix\n> ## Decisions\n> - x\n*\n```",
-    changes=[(0, 0, [], b"\n")], cut=None,
+    changes=[(0, 0, [], b"\n")],
+    cut=None,
 )
 def test_reparsing_around_a_change_equals_parsing_everything(
     data: bytes, changes: list[tuple[int, int, list[list[bytes]], bytes]], cut: tuple[int, int] | None
@@ -311,11 +395,11 @@ def test_reparsing_around_a_change_equals_parsing_everything(
         at = min(at, len(body))
         inserted = [line + (eol if eol else b"") for chunk in chunks for line in chunk]
         joined = [*(line + b"\n" for line in body[:-1]), body[-1]]
-        pieces = [*joined[:at], b"\n".join(inserted) + (b"\n" if inserted else b""), *joined[at + remove:]]
+        pieces = [*joined[:at], b"\n".join(inserted) + (b"\n" if inserted else b""), *joined[at + remove :]]
         new = b"".join(pieces)
         if cut is not None and new:  # and a raw byte-level cut somewhere
             where = cut[0] % len(new)
-            new = new[:where] + new[where + cut[1]:]
+            new = new[:where] + new[where + cut[1] :]
         derived = old._derive(new)
         assert derived is not None or old.bom != new.startswith(b"\xef\xbb\xbf")
         if derived is not None:

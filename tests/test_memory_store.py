@@ -378,7 +378,9 @@ PALACE = """\
 def test_render_shows_wingless_halls_and_the_wing_verbatim_and_names_the_others(store: MemoryStore) -> None:
     put(store, PALACE)
     rendered = store.render("ifai")
-    assert rendered.text == """\
+    assert (
+        rendered.text
+        == """\
 # Memories
 
 ## Preferences
@@ -399,6 +401,7 @@ def test_render_shows_wingless_halls_and_the_wing_verbatim_and_names_the_others(
 - [2026-11-04] Postgres by default
 
 (Other wings, not shown: alice.)"""
+    )
     assert rendered.other_wings == ["alice"]
     assert rendered.left_out == 0
     assert rendered.warning is None
@@ -434,7 +437,7 @@ def test_render_over_budget_leaves_out_the_oldest_entries_whole(store: MemorySto
     kept = [line for line in rendered.text.splitlines() if line.startswith("- [")]
     assert len(kept) == 29 - rendered.left_out
     # exactly the newest entries survive, each whole
-    assert kept == [line for line in lines if line.startswith("- [")][-len(kept):]
+    assert kept == [line for line in lines if line.startswith("- [")][-len(kept) :]
     assert rendered.text.startswith("## Preferences\n\n### misc\n")
 
 

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from palace.app import App
 from palace.config import Settings
-from palace.console import Console
-from palace.fakeserver import ScriptedServer, Step
-from palace.repl import Repl
+from palace.testing.server import ScriptedServer, Step
+from palace.ui.console import Console
+from palace.ui.repl import Repl
 
 ESC = "\x1b"
 
@@ -38,8 +39,15 @@ def _palace(
     # Not the palace's parent: `python -m` puts the cwd on sys.path, and a folder named palace would shadow us.
     cwd = Path(env["PALACE_HOME"]).parent / "cwd"
     cwd.mkdir(exist_ok=True)
-    return subprocess.run([sys.executable, "-m", "palace", *args], input=stdin, env=env, capture_output=True,
-                          text=True, timeout=timeout, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "palace", *args],
+        input=stdin,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=cwd,
+    )
 
 
 def test_piped_chat_saves_prints_plain_text_and_archives(fake_server: ScriptedServer, palace_home: Path) -> None:
@@ -53,8 +61,11 @@ def test_piped_chat_saves_prints_plain_text_and_archives(fake_server: ScriptedSe
     fake_server.responder = lambda body: Step(text=json.dumps({"summary": "Talked about shells.", "memories": []}))
     palace_home.mkdir()
     (palace_home / "config.toml").write_text("[extraction]\nmin_chars = 10\n")
-    done = _palace(["chat"], _env(palace_home, fake_server), "I use fish as my shell\n/remember Preferences/editor "
-                   "Uses neovim\n/usage\n/exit\n")
+    done = _palace(
+        ["chat"],
+        _env(palace_home, fake_server),
+        "I use fish as my shell\n/remember Preferences/editor Uses neovim\n/usage\n/exit\n",
+    )
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert ESC not in out
@@ -83,8 +94,12 @@ def test_ctrl_c_mid_reply_stops_it_and_keeps_the_repl(fake_server: ScriptedServe
     fake_server.add(Step(text="this reply takes far too long", delay=20), Step(text="second answer"))
     fake_server.responder = lambda body: Step(text=json.dumps({"summary": "s", "memories": []}))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "palace", "chat"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, env=_env(palace_home, fake_server),
+        [sys.executable, "-m", "palace", "chat"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(palace_home, fake_server),
     )
     assert proc.stdin is not None
     proc.stdin.write("first question\n")
@@ -105,8 +120,12 @@ def test_sigterm_archives_the_session(fake_server: ScriptedServer, palace_home: 
     fake_server.add(Step(text="hello back"))
     fake_server.responder = lambda body: Step(text=json.dumps({"summary": "Greetings only.", "memories": []}))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "palace", "chat"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, env=_env(palace_home, fake_server, PALACE_MODEL="gpt-4.1-mini"),
+        [sys.executable, "-m", "palace", "chat"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(palace_home, fake_server, PALACE_MODEL="gpt-4.1-mini"),
     )
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write("hello\n")
@@ -146,7 +165,7 @@ def _repl(settings: Settings, **kwargs: object) -> tuple[Repl, list[str]]:
 
     out = io.StringIO()
     console = Console(out, out, color=False)
-    repl = Repl(settings, console, interactive=False, **kwargs)  # type: ignore[arg-type]
+    repl = Repl(App(settings, warn=console.warn), console, interactive=False, **kwargs)  # type: ignore[arg-type]
     return repl, [out]  # type: ignore[list-item]
 
 
@@ -162,7 +181,13 @@ def test_prompt_toolkit_session_reads_commands_and_ctrl_d_exits(
 
     out = io.StringIO()
     with create_pipe_input() as pipe:
-        repl = Repl(settings, Console(out, out, color=False), interactive=True, pt_input=pipe, pt_output=DummyOutput())
+        repl = Repl(
+            App(settings, warn=(console := Console(out, out, color=False)).warn),
+            console,
+            interactive=True,
+            pt_input=pipe,
+            pt_output=DummyOutput(),
+        )
         pipe.send_text("/remember Preferences/editor Uses neovim\r")
         pipe.send_text("\x03")  # Ctrl-C at the prompt: nothing happens, the REPL stays
         pipe.send_text("/mod\r")
@@ -182,9 +207,22 @@ def test_slash_commands_explain_mistakes(fake_server: ScriptedServer, settings_f
 
     fake_server.responder = lambda body: Step(text=json.dumps({"summary": "s", "memories": []}))
     out = io.StringIO()
-    repl = Repl(settings_for(fake_server), Console(out, out, color=False), interactive=False)
-    repl.run(["/frobnicate", "/re", "/remember Prefernces/x Something", "/remember Preferences/x", "/forget "
-              "Preferences/x Nothing", "/exit", "/help"])
+    repl = Repl(
+        App(settings_for(fake_server), warn=(console := Console(out, out, color=False)).warn),
+        console,
+        interactive=False,
+    )
+    repl.run(
+        [
+            "/frobnicate",
+            "/re",
+            "/remember Prefernces/x Something",
+            "/remember Preferences/x",
+            "/forget Preferences/x Nothing",
+            "/exit",
+            "/help",
+        ]
+    )
     text = out.getvalue()
     assert "unknown command /frobnicate" in text
     assert "/re is ambiguous: /remember, /recall" in text
@@ -202,7 +240,7 @@ def test_undo_reverts_the_last_change_and_refuses_after_a_hand_edit(
     fake_server.responder = lambda body: Step(text=json.dumps({"summary": "s", "memories": []}))
     settings = settings_for(fake_server)
     out = io.StringIO()
-    repl = Repl(settings, Console(out, out, color=False), interactive=False)
+    repl = Repl(App(settings, warn=(console := Console(out, out, color=False)).warn), console, interactive=False)
     file = settings.memories_file
     repl.handle("/remember Preferences/editor Uses neovim")
     before = file.read_bytes()
@@ -223,12 +261,12 @@ def test_the_repl_notices_hand_edits_from_each_editor_style(
 ) -> None:
     import io
 
-    from palace.watch import MemoryWatcher
+    from palace.ui.watch import MemoryWatcher
 
     fake_server.responder = lambda body: Step(text=json.dumps({"summary": "s", "memories": []}))
     settings = settings_for(fake_server)
     out = io.StringIO()
-    repl = Repl(settings, Console(out, out, color=False), interactive=False)
+    repl = Repl(App(settings, warn=(console := Console(out, out, color=False)).warn), console, interactive=False)
     repl.handle("/remember Preferences/editor Uses neovim")
     seen = threading.Event()
     original = repl.notify
@@ -266,15 +304,24 @@ def test_the_repl_notices_hand_edits_from_each_editor_style(
 
 
 def test_a_git_palace_records_each_change_and_the_archive(fake_server: ScriptedServer, palace_home: Path) -> None:
-    env = _env(palace_home, fake_server, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
-               GIT_COMMITTER_EMAIL="t@t")
+    env = _env(
+        palace_home,
+        fake_server,
+        GIT_AUTHOR_NAME="t",
+        GIT_AUTHOR_EMAIL="t@t",
+        GIT_COMMITTER_NAME="t",
+        GIT_COMMITTER_EMAIL="t@t",
+    )
     assert _palace(["init", "--git"], env).returncode == 0
     fake_server.add(
         Step(tool_calls=[("MemorySave", json.dumps({"path": "Preferences/shell", "content": "Uses fish"}))]),
         Step(text="Noted."),
     )
-    fake_server.responder = lambda body: Step(text=json.dumps(
-        {"summary": "Shell talk.", "memories": [{"path": "Preferences/editor", "content": "Uses helix"}]}))
+    fake_server.responder = lambda body: Step(
+        text=json.dumps(
+            {"summary": "Shell talk.", "memories": [{"path": "Preferences/editor", "content": "Uses helix"}]}
+        )
+    )
     (palace_home / "config.toml").write_text("[extraction]\nmin_chars = 1\n")
     done = _palace(["chat"], env, "I use fish\n/exit\n")
     assert done.returncode == 0, done.stderr
@@ -303,9 +350,7 @@ def test_resume_restores_the_conversation_under_the_same_id(fake_server: Scripte
     assert len(list((palace_home / "sessions").glob("*.jsonl"))) == 1
 
 
-def test_the_model_recalls_an_earlier_session_through_the_tool(
-    fake_server: ScriptedServer, palace_home: Path
-) -> None:
+def test_the_model_recalls_an_earlier_session_through_the_tool(fake_server: ScriptedServer, palace_home: Path) -> None:
     fake_server.responder = lambda body: Step(text=json.dumps({"summary": "Chose the database.", "memories": []}))
     env = _env(palace_home, fake_server)
     fake_server.add(Step(text="PostgreSQL 16 it is, with the outbox pattern."))

@@ -14,30 +14,25 @@ from pathlib import Path
 
 import pytest
 
-from palace.archive import (
-    find_journal,
-    find_orphans,
-    find_session,
-    list_sessions,
-    render_archive,
-    show_session,
-    write_archive,
-)
 from palace.errors import PalaceError
 from palace.memory.halls import parse_path
 from palace.memory.ops import ChangeResult
-from palace.sessions import Journal, is_live
+from palace.sessions.archive import render_archive, write_archive
+from palace.sessions.catalog import find_journal, find_orphans, find_session, list_sessions, show_session
+from palace.sessions.journal import Journal, is_live
+from palace.sessions.lifecycle import resume
 
 _HOLDER = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from palace.sessions import Journal
+    from palace.sessions.journal import Journal
+    from palace.sessions.lifecycle import resume
     home = Path(sys.argv[1])
     if sys.argv[2] == "new":
         journal = Journal.start(home, model="gpt-4.1-mini", wing="ifai")
     else:
-        journal = Journal.resume(home, sys.argv[2])
+        journal = resume(home, sys.argv[2])
     journal.add_message({"role": "user", "content": "held by another process"})
     print(journal.id, flush=True)
     sys.stdin.read()
@@ -51,7 +46,10 @@ class Holder:
     def __init__(self, home: Path, what: str = "new") -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", _HOLDER, str(home), what],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         assert self.proc.stdout is not None
         self.id = self.proc.stdout.readline().strip()
@@ -102,15 +100,21 @@ def test_start_creates_private_journal_with_header(palace_home: Path) -> None:
 def test_records_replay_into_the_same_state(palace_home: Path) -> None:
     journal = Journal.start(palace_home, model="m", wing=None)
     journal.add_message({"role": "user", "content": "I write backends in Rust"})
-    journal.add_message({"role": "assistant", "content": None, "tool_calls": [
-        {"id": "call_1", "type": "function", "function": {"name": "MemorySave", "arguments": "{}"}}]})
+    journal.add_message(
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "MemorySave", "arguments": "{}"}}],
+        }
+    )
     journal.add_message({"role": "tool", "tool_call_id": "call_1", "content": "Saved"})
     journal.add_message({"role": "assistant", "content": "Noted."})
     journal.add_message({"role": "user", "content": [{"type": "text", "text": "and 中文"}]})
     journal.add_usage(100, 20)
     journal.add_usage(1_000, 5)
-    journal.add_memory(_change("saved", "Preferences/programming-languages", "The user writes backends in Rust",
-                               "model"))
+    journal.add_memory(
+        _change("saved", "Preferences/programming-languages", "The user writes backends in Rust", "model")
+    )
     journal.add_memory(_change("unchanged", "Preferences/editor", "The user uses Neovim", "user"))
     journal.close()
     kinds = [r["type"] for r in _records(journal.path)]
@@ -120,8 +124,12 @@ def test_records_replay_into_the_same_state(palace_home: Path) -> None:
     assert loaded.messages == journal.messages
     assert loaded.turns == 2 and loaded.usage == (1_100, 25)
     assert loaded.memory_events == [
-        {"path": "Preferences/programming-languages", "content": "The user writes backends in Rust",
-         "action": "saved", "by": "model"},
+        {
+            "path": "Preferences/programming-languages",
+            "content": "The user writes backends in Rust",
+            "action": "saved",
+            "by": "model",
+        },
         {"path": "Preferences/editor", "content": "The user uses Neovim", "action": "refreshed", "by": "user"},
     ]
     assert loaded.extracted_upto == 0 and loaded.summary is None and not loaded.owned
@@ -133,7 +141,7 @@ def test_damaged_last_line_is_skipped_and_appends_start_on_a_new_line(palace_hom
     journal.close()
     with journal.path.open("ab") as handle:
         handle.write(b'{"type":"message","ts":"2026-11-30T1')  # a crash in the middle of a line
-    resumed = Journal.resume(palace_home, journal.id)
+    resumed = resume(palace_home, journal.id)
     try:
         assert [m["content"] for m in resumed.messages] == ["first"]
         resumed.add_message({"role": "assistant", "content": "second"})
@@ -148,7 +156,7 @@ def test_resume_restores_messages_and_keeps_the_id(palace_home: Path) -> None:
     journal.add_message({"role": "assistant", "content": "hi"})
     journal.add_usage(10, 2)
     journal.close()
-    resumed = Journal.resume(palace_home)  # the latest
+    resumed = resume(palace_home)  # the latest
     try:
         assert resumed.id == journal.id and resumed.path == journal.path
         assert resumed.messages == journal.messages and resumed.usage == (10, 2) and resumed.wing == "ifai"
@@ -163,7 +171,7 @@ def test_resume_restores_messages_and_keeps_the_id(palace_home: Path) -> None:
 
 def test_resume_by_prefix_and_errors(palace_home: Path) -> None:
     with pytest.raises(PalaceError, match="no session to resume"):
-        Journal.resume(palace_home)
+        resume(palace_home)
     first = Journal.start(palace_home, model="m", wing=None)
     first.close()
     second = Journal.start(palace_home, model="m", wing=None)
@@ -173,27 +181,34 @@ def test_resume_by_prefix_and_errors(palace_home: Path) -> None:
     with pytest.raises(PalaceError, match="names 2 sessions"):
         find_session(palace_home, first.id[:10])
     with pytest.raises(PalaceError, match="no session 'ffff-nope'"):
-        Journal.resume(palace_home, "ffff-nope")
-    resumed = Journal.resume(palace_home, second.id[11:])
+        resume(palace_home, "ffff-nope")
+    resumed = resume(palace_home, second.id[11:])
     assert resumed.id == second.id
     with pytest.raises(PalaceError, match="in use by a running palace"):
-        Journal.resume(palace_home, second.id)  # this very process owns it now
+        resume(palace_home, second.id)  # this very process owns it now
     resumed.close()
     write_archive(Journal.load(first.path))
     first.path.unlink()
     with pytest.raises(PalaceError, match="no journal"):
-        Journal.resume(palace_home, first.id)
+        resume(palace_home, first.id)
 
 
 def test_resume_closes_a_tool_call_left_open_by_a_crash(palace_home: Path) -> None:
     journal = Journal.start(palace_home, model="m", wing=None)
     journal.add_message({"role": "user", "content": "remember X"})
-    journal.add_message({"role": "assistant", "content": None, "tool_calls": [
-        {"id": "call_a", "type": "function", "function": {"name": "MemorySave", "arguments": "{}"}},
-        {"id": "call_b", "type": "function", "function": {"name": "MemorySave", "arguments": "{}"}}]})
+    journal.add_message(
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "call_a", "type": "function", "function": {"name": "MemorySave", "arguments": "{}"}},
+                {"id": "call_b", "type": "function", "function": {"name": "MemorySave", "arguments": "{}"}},
+            ],
+        }
+    )
     journal.add_message({"role": "tool", "tool_call_id": "call_a", "content": "Saved"})
     journal.close()  # the crash: call_b never answered
-    resumed = Journal.resume(palace_home, journal.id)
+    resumed = resume(palace_home, journal.id)
     resumed.close()
     last = resumed.messages[-1]
     assert last["role"] == "tool" and last["tool_call_id"] == "call_b"
@@ -209,13 +224,13 @@ def test_live_owner_in_another_process_is_never_grabbed(palace_home: Path, holde
     assert is_live(theirs)
     assert find_orphans(palace_home) == []  # neither the other process's nor ours
     with pytest.raises(PalaceError, match=rf"in use by a running palace \(pid {holder.proc.pid} on "):
-        Journal.resume(palace_home, holder.id)
+        resume(palace_home, holder.id)
     view = Journal.load(theirs)
     with pytest.raises(PalaceError, match="in use"):
         view.add_message({"role": "user", "content": "sneaking in"})
     assert [r["type"] for r in _records(theirs)] == ["session", "message"]
     with pytest.raises(PalaceError, match="no session to resume"):
-        Journal.resume(palace_home)  # both sessions are live: `resume()` takes neither
+        resume(palace_home)  # both sessions are live: `resume()` takes neither
     holder.kill()
     assert find_orphans(palace_home) == [theirs]  # owner dead: an orphan now
     mine.close()
@@ -230,9 +245,9 @@ def test_resumed_session_held_by_another_process(palace_home: Path, holder_facto
     holder_factory.append(holder)
     assert holder.id == journal.id
     with pytest.raises(PalaceError, match=f"pid {holder.proc.pid}"):
-        Journal.resume(palace_home, journal.id)
+        resume(palace_home, journal.id)
     with pytest.raises(PalaceError, match="no session to resume"):
-        Journal.resume(palace_home)
+        resume(palace_home)
 
 
 def test_orphans_archived_or_ended_sessions(palace_home: Path) -> None:
@@ -245,7 +260,7 @@ def test_orphans_archived_or_ended_sessions(palace_home: Path) -> None:
     crashed.add_message({"role": "user", "content": "crashed"})
     crashed.close()
     assert find_orphans(palace_home) == [crashed.path]
-    again = Journal.resume(palace_home, done.id)  # resumed after its archive, then it dies too
+    again = resume(palace_home, done.id)  # resumed after its archive, then it dies too
     again.add_message({"role": "user", "content": "more"})
     assert find_orphans(palace_home) == [crashed.path]
     again.close()
@@ -260,13 +275,17 @@ def _fixed_journal(home: Path) -> Journal:
         journal.add_message({"role": "assistant", "content": f"answer {n}"})
     journal.add_usage(12_000, 2_000)
     journal.add_usage(345, 345)
-    journal.add_memory(_change("saved", "Preferences/programming-languages", "The user writes backends in Rust",
-                               "model"))
+    journal.add_memory(
+        _change("saved", "Preferences/programming-languages", "The user writes backends in Rust", "model")
+    )
     journal.add_memory(_change("saved", "ifai/Workflow Patterns/testing", "Tests run with vitest", "user"))
     journal.record_extraction(
-        6, "The user set up the sync engine.\n\nThey chose events.",
-        [_change("unchanged", "ifai/Decisions/architecture", "Event-driven architecture was chosen", "extracted"),
-         _change("saved", "ifai/Project Knowledge/database", "The database is PostgreSQL 16", "extracted")],
+        6,
+        "The user set up the sync engine.\n\nThey chose events.",
+        [
+            _change("unchanged", "ifai/Decisions/architecture", "Event-driven architecture was chosen", "extracted"),
+            _change("saved", "ifai/Project Knowledge/database", "The database is PostgreSQL 16", "extracted"),
+        ],
         dropped=1,
     )
     return journal
@@ -313,8 +332,11 @@ def test_archive_without_memories_or_summary_and_other_zones(palace_home: Path) 
     journal = Journal.start(palace_home, model="llama3", wing=None)
     journal.started = datetime(2026, 1, 2, 3, 4, tzinfo=timezone(timedelta(hours=8)))
     journal.add_message({"role": "user", "content": "你好"})
-    text = render_archive(journal, ended=datetime(2026, 1, 2, 3, 9, tzinfo=timezone(timedelta(hours=-5, minutes=-30))),
-                          summary="(no summary: a short session)")
+    text = render_archive(
+        journal,
+        ended=datetime(2026, 1, 2, 3, 9, tzinfo=timezone(timedelta(hours=-5, minutes=-30))),
+        summary="(no summary: a short session)",
+    )
     journal.close()
     assert "- Started: 2026-01-02 03:04 +08:00\n- Ended: 2026-01-02 03:09 -05:30\n" in text
     assert "- Wing: (none)\n- Turns: 1\n" in text
@@ -342,8 +364,15 @@ def test_list_and_show(palace_home: Path) -> None:
     archived.close()
     live = Journal.start(palace_home, model="m", wing=None)
     live.add_message({"role": "user", "content": "What does the PostgreSQL config say?"})
-    live.add_message({"role": "assistant", "content": None, "tool_calls": [
-        {"id": "c1", "type": "function", "function": {"name": "MemoryRecall", "arguments": '{"query": "pg"}'}}]})
+    live.add_message(
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "MemoryRecall", "arguments": '{"query": "pg"}'}}
+            ],
+        }
+    )
     live.add_message({"role": "tool", "tool_call_id": "c1", "content": "nothing found"})
     live.add_message({"role": "assistant", "content": "It uses port 5432."})
     infos = list_sessions(palace_home)

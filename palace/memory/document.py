@@ -225,7 +225,7 @@ def words_of(text: str) -> frozenset[str]:
     key = normalise(text)
     words = set(_WORD.findall(key))
     cjk = _NOT_CJK.sub("", key)
-    words.update(cjk[i: i + 2] for i in range(len(cjk) - 1))
+    words.update(cjk[i : i + 2] for i in range(len(cjk) - 1))
     return frozenset(words)
 
 
@@ -293,7 +293,7 @@ def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
     lo, hi = 0, limit
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if a[len(a) - mid: len(a) - lo] == b[len(b) - mid: len(b) - lo]:
+        if a[len(a) - mid : len(a) - lo] == b[len(b) - mid : len(b) - lo]:
             lo = mid
         else:
             hi = mid - 1
@@ -412,11 +412,12 @@ class Document:
             step = len(new) - new_end if newline < 0 else newline + 1 - new_end
             old_end, new_end = old_end + step, new_end + step
         first = old.count(b"\n", 0, start)
-        old_count = old.count(b"\n", start, old_end) + (1 if old_end == len(old) and old[-1:] not in (b"", b"\n")
-                                                         else 0)
+        old_count = old.count(b"\n", start, old_end) + (
+            1 if old_end == len(old) and old[-1:] not in (b"", b"\n") else 0
+        )
         region, region_eols, ended = _split(new[start:new_end].decode("utf-8", "surrogateescape"))
-        lines = self.lines[:first] + region + self.lines[first + old_count:]
-        eols = self.eols[:first] + region_eols + self.eols[first + old_count:]
+        lines = self.lines[:first] + region + self.lines[first + old_count :]
+        eols = self.eols[:first] + region_eols + self.eols[first + old_count :]
         final_newline = (ended or not lines) if new_end == len(new) else self.final_newline
         doc = Document(lines, eols, bom=self.bom, final_newline=final_newline, _raw=data)
         doc._majority_newline()
@@ -571,7 +572,7 @@ class Document:
             raw_date = dated["date"]
             if _ISO_DATE.match(raw_date) and _valid_date(raw_date):
                 found_date = raw_date
-            rest = rest[dated.end():]
+            rest = rest[dated.end() :]
         pieces = [rest.strip()] + [self.lines[i].strip() for i in range(start + 1, end)]
         content = " ".join(piece for piece in pieces if piece)
         return Entry(start, end, match["bullet"], found_date, raw_date, content, None)
@@ -653,10 +654,7 @@ class Document:
             e._moved(delta) if delta else e
             for entries, _, delta in self._runs
             for e in entries
-            if e.path is not None
-            and e.path.hall == path.hall
-            and e.path.room == path.room
-            and e.path.wing_key == key
+            if e.path is not None and e.path.hall == path.hall and e.path.room == path.room and e.path.wing_key == key
         ]
 
     def scope_entries(self, wing: str | None, *, placed: bool = True) -> list[Entry]:
@@ -687,9 +685,7 @@ class Document:
         if wing is None:
             return [s for s in self.sections if s.kind == "hall" and s.hall == hall]
         key = wing_key(wing)
-        return [
-            s for s in self.sections if s.kind == "wing-hall" and s.hall == hall and wing_key(s.wing or "") == key
-        ]
+        return [s for s in self.sections if s.kind == "wing-hall" and s.hall == hall and wing_key(s.wing or "") == key]
 
     def wing_sections(self, wing: str) -> list[Section]:
         key = wing_key(wing)

@@ -49,14 +49,6 @@ def unknown_hall_message(text: str) -> str:
     return f'unknown hall "{text}"{did_you_mean}; halls are: {HALL_LIST}'
 
 
-def require_hall(text: str) -> Hall:
-    """The hall named by text, or MemoryPathError with the hall list and a did-you-mean."""
-    hall = parse_hall(text)
-    if hall is None:
-        raise MemoryPathError(unknown_hall_message(text))
-    return hall
-
-
 @functools.lru_cache(maxsize=4096)
 def room_slug(text: str) -> str:
     """Normalise free text to a kebab-case room slug; Unicode letters are kept."""
@@ -115,13 +107,9 @@ def parse_path(text: str) -> MemoryPath:
     if len(parts) == 3:
         wing, hall_text, room_text = parts
         if parse_hall(wing) is not None:
-            raise MemoryPathError(
-                f'"{wing}" is a hall, so it cannot be a wing in "{raw}"; {_EXPECTED}'
-            )
+            raise MemoryPathError(f'"{wing}" is a hall, so it cannot be a wing in "{raw}"; {_EXPECTED}')
         if not _WING_RE.match(wing):
-            raise MemoryPathError(
-                f'wing "{wing}" must be a slug (letters, digits, ".", "_", "-"); {_EXPECTED}'
-            )
+            raise MemoryPathError(f'wing "{wing}" must be a slug (letters, digits, ".", "_", "-"); {_EXPECTED}')
     else:
         hall_text, room_text = parts
         if parse_hall(hall_text) is None and parse_hall(room_text) is not None:

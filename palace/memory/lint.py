@@ -60,11 +60,18 @@ def lint_document(
             bad = [s for s in subs if s.kind != "wing-hall"]
             hint = suggest_hall(heading.text)
             if bad and hint is not None:
-                problem(heading.line, "error", f'"## {heading.text}" reads as a wing, not a hall, so its "###" '
-                        f'subsections are not halls — did you mean the hall "{hint.value}"?')
+                problem(
+                    heading.line,
+                    "error",
+                    f'"## {heading.text}" reads as a wing, not a hall, so its "###" '
+                    f'subsections are not halls — did you mean the hall "{hint.value}"?',
+                )
             elif not is_valid_wing(heading.text) and (subs or hint is not None):
-                problem(heading.line, "warning",
-                        f'wing name "{heading.text}" is not a slug (letters, digits, ".", "_", "-")')
+                problem(
+                    heading.line,
+                    "warning",
+                    f'wing name "{heading.text}" is not a slug (letters, digits, ".", "_", "-")',
+                )
         elif section.kind == "other" and section.heading.level == 3 and section.wing:
             problem(heading.line, "error", f"in wing {section.wing}: {unknown_hall_message(heading.text)}")
     seen_rooms: dict[str, int] = {}
@@ -72,8 +79,11 @@ def lint_document(
         if section.kind == "room" and section.hall is not None:
             key = f"{(section.wing or '').casefold()}/{section.hall.value}/{section.room}"
             if key in seen_rooms:
-                problem(section.heading.line, "warning",
-                        f"room {section.room} appears twice in {section.hall.value} (first at line {seen_rooms[key]})")
+                problem(
+                    section.heading.line,
+                    "warning",
+                    f"room {section.room} appears twice in {section.hall.value} (first at line {seen_rooms[key]})",
+                )
             else:
                 seen_rooms[key] = section.heading.line + 1
     seen_entries: dict[tuple[str, str], int] = {}
@@ -86,8 +96,11 @@ def lint_document(
             problem(entry.start, "error", f"entry is {len(entry.content)} characters; the limit is {entry_limit}")
         entry_key = ((entry.path.wing_key or ""), normalise(entry.content))
         if entry_key in seen_entries:
-            problem(entry.start, "warning",
-                    f"duplicate entry (same as line {seen_entries[entry_key]}): {entry.content[:60]}")
+            problem(
+                entry.start,
+                "warning",
+                f"duplicate entry (same as line {seen_entries[entry_key]}): {entry.content[:60]}",
+            )
         else:
             seen_entries[entry_key] = entry.start + 1
     for number, line in enumerate(doc.lines):
@@ -100,8 +113,15 @@ def lint_document(
     for start, _ in doc.unparsed_lists:
         problem(start, "warning", "list with an unusual layout is kept as plain text, not read as entries")
     if report.entries > soft_limit:
-        add(Problem(0, "warning", f"{report.entries} entries, more than the soft limit of {soft_limit}; "
-                    "consider forgetting stale ones (nothing is deleted automatically)", name))
+        add(
+            Problem(
+                0,
+                "warning",
+                f"{report.entries} entries, more than the soft limit of {soft_limit}; "
+                "consider forgetting stale ones (nothing is deleted automatically)",
+                name,
+            )
+        )
     report.problems.sort(key=lambda p: p.line)
     return report
 

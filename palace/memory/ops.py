@@ -56,8 +56,13 @@ class ChangeResult:
 
     @property
     def commit_message(self) -> str:
-        verb = {"saved": "save", "refreshed": "refresh", "unchanged": "confirm", "replaced": "replace",
-                "forgotten": "forget"}[self.action]
+        verb = {
+            "saved": "save",
+            "refreshed": "refresh",
+            "unchanged": "confirm",
+            "replaced": "replace",
+            "forgotten": "forget",
+        }[self.action]
         return f"memory: {verb} {self.path}"
 
 
@@ -152,8 +157,12 @@ def _next_heading(doc: Document, line: int) -> int:
 
 
 def _checked(
-    doc: Document, start: int, end: int, new_lines: list[str],
-    added_sections: list[_SectionSig], added_entries: list[_EntrySig],
+    doc: Document,
+    start: int,
+    end: int,
+    new_lines: list[str],
+    added_sections: list[_SectionSig],
+    added_entries: list[_EntrySig],
 ) -> bytes | None:
     """doc's bytes with lines[start:end] replaced by new_lines, if that parses as intended: the sections and
     entries that started in [start, end) replaced by the added ones, and everything else as it was."""
@@ -177,8 +186,12 @@ def _blocked(doc: Document, at: int, path: MemoryPath) -> StoreError:
     """Why nothing could be placed near line `at` (0-based): name the block that swallows new lines."""
     for first, last, kind in doc.blocks:
         if first < at <= last and kind in {"block_code", "block_html", "list", "block_quote"}:
-            what = {"block_code": "a code block", "block_html": "an HTML block", "list": "a list",
-                    "block_quote": "a block quote"}[kind]
+            what = {
+                "block_code": "a code block",
+                "block_html": "an HTML block",
+                "list": "a list",
+                "block_quote": "a block quote",
+            }[kind]
             return StoreError(
                 f"cannot write to {path}: {what} that starts at line {first + 1} of memories.md is not "
                 "closed, so a new line after it would be read as part of it; close it (or edit the file by "
@@ -195,7 +208,13 @@ def _refresh(doc: Document, entry: Entry, day: str) -> bytes:
 
 
 def save(
-    doc: Document, path: MemoryPath, content: str, day: str, *, replaces: str | None = None, limit: int = 200,
+    doc: Document,
+    path: MemoryPath,
+    content: str,
+    day: str,
+    *,
+    replaces: str | None = None,
+    limit: int = 200,
     by: str = "user",
 ) -> tuple[bytes | None, ChangeResult]:
     """Apply save (or save-with-replaces) to doc; bytes are None when nothing needs writing."""
@@ -270,11 +289,10 @@ def _only_entry(doc: Document, section: Section, entry: Entry) -> bool:
 
 def _missing(path: MemoryPath, content: str, room: list[Entry], verb: str) -> str:
     if not room:
-        return f'nothing to {verb}: room {path} has no entries (nothing written)'
+        return f"nothing to {verb}: room {path} has no entries (nothing written)"
     listing = "; ".join(entry.content for entry in room[:20])
     more = f" (and {len(room) - 20} more)" if len(room) > 20 else ""
-    return (f'nothing to {verb}: no entry "{content.strip()}" in {path} (nothing written). '
-            f"Its entries: {listing}{more}")
+    return f'nothing to {verb}: no entry "{content.strip()}" in {path} (nothing written). Its entries: {listing}{more}'
 
 
 def _insert(doc: Document, path: MemoryPath, text: str, day: str) -> bytes:
@@ -286,8 +304,9 @@ def _insert(doc: Document, path: MemoryPath, text: str, day: str) -> bytes:
     room_level = 4 if path.wing else 3
     wing = path.wing or ""
     room_sig: _SectionSig = ("room", room_level, path.wing_key, path.hall, path.room)
-    hall_sig: _SectionSig = ("wing-hall", 3, path.wing_key, path.hall, None) if path.wing else (
-        "hall", 2, None, path.hall, None)
+    hall_sig: _SectionSig = (
+        ("wing-hall", 3, path.wing_key, path.hall, None) if path.wing else ("hall", 2, None, path.hall, None)
+    )
     wing_sig: _SectionSig = ("wing", 2, path.wing_key, None, None)
     room_head = f"{'#' * room_level} {path.room}"
     hall_head = f"{'###' if path.wing else '##'} {path.hall.value}"
@@ -309,15 +328,21 @@ def _insert(doc: Document, path: MemoryPath, text: str, day: str) -> bytes:
         section = halls[-1]
         at = _last_text_line(doc, section.heading.line, section.end)
         after = section.heading.end
-        tries += [(at, ["", room_head, line], [room_sig]),
-                  (after, ["", room_head, line], [room_sig]), (after, ["", room_head, line, ""], [room_sig])]
+        tries += [
+            (at, ["", room_head, line], [room_sig]),
+            (after, ["", room_head, line], [room_sig]),
+            (after, ["", room_head, line, ""], [room_sig]),
+        ]
     elif wings:
         section = wings[-1]
         at = _last_text_line(doc, section.heading.line, section.end)
         block = ["", hall_head, "", room_head, line]
         after = section.heading.end
-        tries += [(at, block, [hall_sig, room_sig]), (after, block, [hall_sig, room_sig]),
-                  (after, [*block, ""], [hall_sig, room_sig])]
+        tries += [
+            (at, block, [hall_sig, room_sig]),
+            (after, block, [hall_sig, room_sig]),
+            (after, [*block, ""], [hall_sig, room_sig]),
+        ]
     else:
         at = len(doc.lines)
         if path.wing:

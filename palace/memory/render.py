@@ -38,7 +38,7 @@ def render_document(doc: Document, wing: str | None, budget: int) -> Rendered:
     for section in doc.sections:
         if section.kind == "wing" and section.wing and wing_key(section.wing) != key:
             others.setdefault(wing_key(section.wing), section.wing)
-            hidden[section.heading.line: section.end] = b"\x01" * (section.end - section.heading.line)
+            hidden[section.heading.line : section.end] = b"\x01" * (section.end - section.heading.line)
     lines = [line if line.isascii() else _display(line) for line in doc.lines]
     kept = [i for i in range(count) if not hidden[i]]
     while kept and not lines[kept[-1]].strip():

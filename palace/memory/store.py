@@ -21,8 +21,8 @@ from palace.memory.document import Document
 from palace.memory.halls import parse_path
 from palace.memory.ops import ChangeResult
 from palace.memory.render import Rendered, render_document
+from palace.paths import PalacePaths
 
-MEMORIES = "memories.md"
 _RETRIES = 32
 _T = TypeVar("_T")
 
@@ -202,12 +202,12 @@ def _rebase(before: bytes, after: bytes, onto: bytes) -> bytes:
     suffix = 0
     while suffix < min(len(old), len(new)) - prefix and old[-1 - suffix] == new[-1 - suffix]:
         suffix += 1
-    removed, added = old[prefix: len(old) - suffix], new[prefix: len(new) - suffix]
+    removed, added = old[prefix : len(old) - suffix], new[prefix : len(new) - suffix]
     if added and _find(target, added) is not None:
         added = []  # already there (a later save of the same editor carried it)
     at = _find(target, removed) if removed else None
     if removed and at is not None:
-        target[at: at + len(removed)] = added
+        target[at : at + len(removed)] = added
         return b"".join(target)
     if not added:
         return onto
@@ -227,7 +227,7 @@ def _rebase(before: bytes, after: bytes, onto: bytes) -> bytes:
 
 def _find(lines: list[bytes], block: list[bytes]) -> int | None:
     for start in range(len(lines) - len(block) + 1):
-        if lines[start: start + len(block)] == block:
+        if lines[start : start + len(block)] == block:
             return start
     return None
 
@@ -255,7 +255,7 @@ class MemoryStore:
         today: Callable[[], date] = date.today,
     ) -> None:
         self.home = home
-        self.file = home / MEMORIES
+        self.file = PalacePaths(home).memories
         self.entry_limit = entry_limit
         self.hooks = list(hooks)
         self.today = today
@@ -305,7 +305,7 @@ class MemoryStore:
     def lock(self) -> Iterator[None]:
         """The cross-process palace lock (flock on home/.lock)."""
         ensure_home(self.home)
-        with exclusive(self.home / ".lock"):
+        with exclusive(PalacePaths(self.home).lock):
             yield
 
     def save(self, path: str, content: str, replaces: str | None = None, *, by: str = "user") -> ChangeResult:
@@ -359,9 +359,7 @@ class MemoryStore:
     def _edit(self, op: Callable[[Document, str], tuple[bytes | None, ChangeResult]]) -> ChangeResult:
         return self._write(op, lambda result: result.commit_message)
 
-    def _write(
-        self, op: Callable[[Document, str], tuple[bytes | None, _T]], message: Callable[[_T], str]
-    ) -> _T:
+    def _write(self, op: Callable[[Document, str], tuple[bytes | None, _T]], message: Callable[[_T], str]) -> _T:
         """Apply op to the file's current text and put the result in place, never from a stale copy.
 
         Inside the palace lock: read the file (keeping it open), apply op, swap the result in only if the

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from palace.memory.secrets import redact
+from palace.paths import MEMORIES
 from palace.recall.index import RecallHit, neg_date
-from palace.recall.sources import MEMORIES_FILE
 
 
 def _utf8_len(text: str) -> int:
@@ -41,7 +41,7 @@ def format_hits(hits: list[RecallHit], *, max_bytes: int = 2048, query: str | No
     # Each snippet gets a fair share of the room, so that one long snippet cannot crowd out the rest.
     share = max(120, (max_bytes - used) // min(total, 6) - 60)
     for source, group in groups.items():
-        memories = source == MEMORIES_FILE
+        memories = source == MEMORIES
         header = "memories.md" if memories else f"[{group[0].date}] session {redact(source)}"
         for i, hit in enumerate(group):
             left = total - shown

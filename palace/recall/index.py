@@ -18,10 +18,11 @@ from typing import TypeVar
 
 from palace.errors import RecallError
 from palace.memory.secrets import SECRET_KINDS
-from palace.recall.sources import MEMORIES_FILE, Found, classify, hot_files, read_file
+from palace.paths import MEMORIES, PalacePaths
+from palace.recall.sources import Found, classify, hot_files, read_file
 from palace.recall.text import QueryTerm, match_expression, query_terms, snippet, tokenize
 
-SCHEMA_VERSION = 3  # bump when the tables or the tokenizer change: older index files are rebuilt
+SCHEMA_VERSION = 4  # bump when the tables or the tokenizer change: older index files are rebuilt
 MAX_LIMIT = 20
 MAX_QUERY_CHARS = 1000
 TERM_ROW_LIMIT = 30_000  # a term in more documents than this only counts for the shortlisted ones
@@ -155,7 +156,7 @@ class RecallIndex:
 
     def __init__(self, home: Path) -> None:
         self.home = Path(home)
-        self.path = self.home / ".index" / "recall.sqlite3"
+        self.path = PalacePaths(self.home).index / "recall.sqlite3"
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
         self._dir_mtime: int | None = None
@@ -294,7 +295,7 @@ class RecallIndex:
         hot_files) are stat'ed at every use. An old, not hot file rewritten in place (same inode) is
         seen at the next full scan."""
         del conn  # the scan looks at the files only; _refresh compares with the table
-        sessions = self.home / "sessions"
+        sessions = PalacePaths(self.home).sessions
         try:
             dir_mtime: int | None = sessions.stat().st_mtime_ns
         except OSError:
@@ -339,10 +340,10 @@ class RecallIndex:
         elif checked:
             self._hot = sorted(set(self._hot) | {rel for rel in checked if rel in found})
         if checked is not None:
-            checked.add(MEMORIES_FILE)
+            checked.add(MEMORIES)
         try:
-            st = os.stat(self.home / MEMORIES_FILE)
-            found[MEMORIES_FILE] = ("memories", MEMORIES_FILE, "", st.st_size, st.st_mtime_ns)
+            st = os.stat(self.home / MEMORIES)
+            found[MEMORIES] = ("memories", MEMORIES, "", st.st_size, st.st_mtime_ns)
         except OSError:
             pass
         return found, checked
@@ -512,7 +513,7 @@ class RecallIndex:
         }
         bits = {t: 1 << i for i, t in enumerate(present)}
         total_weight = sum(weights.values()) or 1.0
-        row = conn.execute("SELECT id FROM file WHERE path = ?", (MEMORIES_FILE,)).fetchone()
+        row = conn.execute("SELECT id FROM file WHERE path = ?", (MEMORIES,)).fetchone()
         memories_id = int(row[0]) if row else None
 
         # 1. Shortlist session files inside SQLite from the FTS5 posting lists alone (ranking each
@@ -561,7 +562,7 @@ class RecallIndex:
                 f"WHERE f.source IN ({marks})",
                 chunk,
             ).fetchall()
-        if memories_id is not None and MEMORIES_FILE not in exclude:
+        if memories_id is not None and MEMORIES not in exclude:
             rows += conn.execute(
                 "SELECT id, date, kind, terms FROM doc WHERE id IN "
                 "(SELECT rowid FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid < ?)",

@@ -10,14 +10,13 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 
-from palace.memory.halls import parse_hall
+from palace.memory.document import Document
 from palace.memory.secrets import redact
 
 MAX_DOC_CHARS = 20_000  # a pasted log is indexed (and shown) up to this many characters
 HOT_SECONDS = 2 * 86400  # session files written this recently are stat'ed at every use
 
 _SESSION_FILE = re.compile(r"^(\d{4}-\d{2}-\d{2})-([0-9A-Za-z]{1,32})\.(jsonl|md)$")
-MEMORIES_FILE = "memories.md"
 
 Found = dict[str, tuple[str, str, str, int, int]]  # rel path -> (kind, source, date, size, mtime_ns)
 
@@ -106,41 +105,14 @@ def _parse_archive(text: str, day: str) -> list[Doc]:
     return [Doc("summary", day, redact(text))] if text else []
 
 
-def _parse_memories(text: str, default_day: str) -> list[Doc]:
+def _parse_memories(data: bytes, default_day: str) -> list[Doc]:
+    """The entries of memories.md, as memory/document.py reads them (so a comment is never an entry)."""
     docs: list[Doc] = []
-    wing: str | None = None
-    hall: str | None = None
-    room: str | None = None
-    fence: str | None = None
-    for line in text.splitlines():
-        marker = _FENCE.match(line)
-        if marker and (fence is None or marker.group(1)[0] == fence):
-            fence = None if fence else marker.group(1)[0]
+    for entry in Document.parse(data).entries:
+        if entry.path is None:
             continue
-        if fence is not None:
-            continue
-        heading = _HEADING.match(line)
-        if heading:
-            level, name = len(heading.group(1)), heading.group(2).strip()
-            parsed = parse_hall(name)
-            if level == 1:
-                wing = hall = room = None
-            elif level == 2:
-                wing, hall, room = (None, parsed.value, None) if parsed else (name, None, None)
-            elif level == 3:
-                if wing is not None:  # ## wing / ### Hall
-                    hall, room = (parsed.value if parsed else name), None
-                else:  # ## Hall / ### room
-                    room = name
-            elif level == 4 and wing is not None:
-                room = name
-            continue
-        item = _ITEM.match(line)
-        if item is None:
-            continue
-        content = _clip(item.group(2))
-        path = "/".join(p for p in (wing, hall, room) if p) or "memories"
-        docs.append(Doc("memory:" + path, item.group(1) or default_day, redact(content)))
+        content = _clip(entry.content.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
+        docs.append(Doc(f"memory:{entry.path}", entry.date or default_day, redact(content)))
     return docs
 
 
@@ -159,7 +131,7 @@ def read_file(path: Path, kind: str, day: str) -> tuple[list[Doc], int, int] | N
     else:
         if not day:
             day = datetime.fromtimestamp(st.st_mtime).date().isoformat()
-        docs = _parse_memories(data.decode("utf-8", "replace").lstrip("\ufeff"), day)
+        docs = _parse_memories(data, day)
     return docs, st.st_size, st.st_mtime_ns
 
 

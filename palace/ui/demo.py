@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from palace.config import load_settings
-from palace.console import Console
-from palace.fakeserver import ScriptedServer, Step
+from palace.testing.server import ScriptedServer, Step
+from palace.ui.console import Console
 
 SESSION_ONE = [
     "Hi! Quick note before we start: I always write my tests with pytest, never unittest.",
@@ -51,10 +51,10 @@ def demo_responder(body: dict[str, Any]) -> Step:
         code = (
             "Since you write your tests with pytest, here is a parametrised one:\n\n"
             "```python\nimport pytest\n\nfrom myproject.text import slugify\n\n\n"
-            "@pytest.mark.parametrize(\"raw, slug\", [\n"
-            "    (\"Hello World\", \"hello-world\"),\n"
-            "    (\"  many   spaces \", \"many-spaces\"),\n"
-            "    (\"Ünïcödé\", \"unicode\"),\n"
+            '@pytest.mark.parametrize("raw, slug", [\n'
+            '    ("Hello World", "hello-world"),\n'
+            '    ("  many   spaces ", "many-spaces"),\n'
+            '    ("Ünïcödé", "unicode"),\n'
             "])\ndef test_slugify(raw, slug):\n    assert slugify(raw) == slug\n```"
         )
         return Step(text=code, chunk_size=12)
@@ -63,7 +63,8 @@ def demo_responder(body: dict[str, Any]) -> Step:
 
 def run_demo(console: Console) -> int:
     """Play both sessions in a temporary palace and show what was remembered and archived."""
-    from palace.repl import Repl
+    from palace.app import App
+    from palace.ui.repl import Repl
 
     with tempfile.TemporaryDirectory(prefix="palace-demo-") as tmp, ScriptedServer(responder=demo_responder) as server:
         home = Path(tmp) / "palace"
@@ -78,14 +79,14 @@ def run_demo(console: Console) -> int:
         for number, lines in enumerate((SESSION_ONE, SESSION_TWO), start=1):
             console.print("")
             console.print(f"── Session {number} " + "─" * 50, "cyan")
-            repl = Repl(settings, console, interactive=False)
+            repl = Repl(App(settings, warn=console.warn), console, interactive=False)
             if repl.session.journal is not None:
                 session_ids.append(repl.session.journal.id)
             repl.run(_echo(console, lines))
         console.print("")
         console.print("── memories.md after both sessions " + "─" * 30, "cyan")
-        console.print((home / "memories.md").read_text(encoding="utf-8").rstrip())
-        archive = home / "sessions" / f"{session_ids[0]}.md" if session_ids else None
+        console.print(settings.memories_file.read_text(encoding="utf-8").rstrip())
+        archive = settings.sessions_dir / f"{session_ids[0]}.md" if session_ids else None
         if archive is not None and archive.exists():
             console.print("")
             console.print(f"── the archive of session 1 ({archive.name}) " + "─" * 10, "cyan")

@@ -11,7 +11,6 @@ from pathlib import Path
 
 from palace.filelock import exclusive
 
-MEMORIES = "memories.md"
 HAND_EDIT_MESSAGE = "memory: hand edit"
 _GIT_TIMEOUT = 30.0
 _LOCK_RETRIES = 20  # a busy index.lock is retried this many times...

@@ -4,89 +4,30 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import signal
-import subprocess
 import sys
 import threading
 from collections.abc import Iterable, Iterator
-from pathlib import Path
+from datetime import date
 from types import FrameType
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
-from palace import commands
-from palace.agent import Session, TurnEvents
-from palace.config import Settings
-from palace.console import Console
+from palace.agent.conversation import Conversation, TurnEvents
+from palace.app import App
 from palace.errors import PalaceError
-from palace.memory.halls import Hall
 from palace.memory.ops import ChangeResult
-from palace.memory.store import MemoryStore
-from palace.tools import MemoryRecall
+from palace.model.tools import MemoryRecall
+from palace.ui import commands
+from palace.ui.console import Console, Spinner
 
 if TYPE_CHECKING:
     from prompt_toolkit.application import Application
-    from prompt_toolkit.completion import CompleteEvent, Completer, Completion
-    from prompt_toolkit.document import Document as PTDocument
     from prompt_toolkit.input import Input
     from prompt_toolkit.output import Output
 
-    from palace.extract import Extractor
-    from palace.history import GitHistory
-    from palace.llm import LLMClient
-    from palace.sessions import Journal
+    from palace.sessions.journal import Journal
 
-
-def detect_wing(settings: Settings, cwd: Path | None = None) -> str | None:
-    """The current wing: --wing / config, else the name of the git repository we run in, else none."""
-    if settings.wing:
-        return settings.wing
-    try:
-        top = subprocess.run(
-            ["git", "rev-parse", "--show-toplevel"], cwd=cwd, capture_output=True, text=True, timeout=5, check=False
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if top.returncode != 0 or not top.stdout.strip():
-        return None
-    top_dir = Path(top.stdout.strip())
-    if top_dir.resolve() == settings.home.resolve():
-        return None  # the palace's own history repository is not a project
-    from palace.memory.halls import is_valid_wing
-
-    name = top_dir.name
-    return name if is_valid_wing(name) else None
-
-
-class _Spinner:
-    """A one-line spinner on a terminal while waiting for the first token."""
-
-    def __init__(self, console: Console, enabled: bool) -> None:
-        self.console = console
-        self.enabled = enabled
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def set(self, waiting: bool) -> None:
-        if not self.enabled:
-            return
-        if waiting and self._thread is None:
-            self._stop.clear()
-            self._thread = threading.Thread(target=self._spin, daemon=True)
-            self._thread.start()
-        elif not waiting and self._thread is not None:
-            self._stop.set()
-            self._thread.join()
-            self._thread = None
-
-    def _spin(self) -> None:
-        for frame in itertools.cycle("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"):
-            self.console.out.write(f"\r{self.console.style(frame + ' thinking…', 'dim')}")
-            self.console.out.flush()
-            if self._stop.wait(0.08):
-                break
-        self.console.out.write("\r\x1b[K")
-        self.console.out.flush()
+_MEMORY_TOOLS = frozenset({"MemorySave", "MemoryForget"})
 
 
 class Repl:
@@ -94,7 +35,7 @@ class Repl:
 
     def __init__(
         self,
-        settings: Settings,
+        app: App,
         console: Console,
         *,
         wing: str | None = None,
@@ -102,58 +43,49 @@ class Repl:
         interactive: bool | None = None,
         pt_input: Input | None = None,
         pt_output: Output | None = None,
-        client: LLMClient | None = None,
     ) -> None:
-        from palace.extract import Extractor
-        from palace.history import GitHistory
-        from palace.llm import client_from_settings
-
-        self.settings = settings
+        self.app = app
+        self.settings = app.settings
+        self.store = app.store
         self.console = console
         self.wing = wing
         self.interactive = sys.stdin.isatty() and console.out.isatty() if interactive is None else interactive
         self.pt_input = pt_input
         self.pt_output = pt_output
-        self.history: GitHistory = GitHistory(settings.home, autocommit=settings.git_autocommit, warn=console.warn)
-        self.store = MemoryStore(settings.home, entry_limit=settings.entry_limit, hooks=[self.history])
-        self.client: LLMClient = client or client_from_settings(settings)
-        self.extractor: Extractor = Extractor(
-            settings, self.store, commit=self.history.commit_paths, warn=console.warn
-        )
+        self.extractor = app.extractor(warn=console.warn)
         self._notices: list[str] = []
         self._notice_lock = threading.Lock()
         self._app: Application[Any] | None = None
-        self._recall_index: Any = None
         self._shown: Any = None
         self.failed_turns = 0
-        self.spinner = _Spinner(console, self.interactive and console.color)
+        self.spinner = Spinner(console, self.interactive and console.color)
         self._archive_orphans()
         self.session = self._open_session(resume)
 
     # ------------------------------------------------------------------ sessions
     def _archive_orphans(self) -> None:
-        from palace.extract import archive_orphans
-
         try:
-            for line in archive_orphans(self.settings, self.store, commit=self.history.commit_paths,
-                                        warn=self.console.warn):
+            for line in self.app.archive_orphans():
                 self.console.info(line)
         except PalaceError as exc:
             self.console.warn(f"could not archive earlier sessions: {exc}")
 
-    def _open_session(self, resume: str | bool) -> Session:
-        from palace.sessions import Journal
-
+    def _open_session(self, resume: str | bool) -> Conversation:
         journal: Journal
         if resume is not False:
-            journal = Journal.resume(self.settings.home, None if resume is True else str(resume))
+            journal = self.app.resume_journal(None if resume is True else str(resume))
             self.console.info(f"Resumed session {journal.id} ({journal.turns} turns).")
             self.wing = self.wing or journal.wing
         else:
-            journal = Journal.start(self.settings.home, model=self.settings.model, wing=self.wing)
-        session = Session(
-            self.settings, self.store, client=self.client, wing=self.wing, journal=journal,
-            extractor=self.extractor if self.settings.extraction else None, recall=self._recall_tool,
+            journal = self.app.start_journal(self.wing)
+        session = Conversation(
+            self.settings,
+            self.store,
+            client=self.app.client,
+            wing=self.wing,
+            journal=journal,
+            extractor=self.extractor if self.settings.extraction else None,
+            recall=self._recall_tool,
         )
         for notice in session.rebuild_prompt():
             self.console.warn(notice)
@@ -167,7 +99,7 @@ class Repl:
             return
         self.spinner.set(True)
         try:
-            archive = self.extractor.finish(journal)  # also archives when extraction is off
+            archive = self.app.finish(self.extractor, journal)  # also archives when extraction is off
         except KeyboardInterrupt:
             self.spinner.set(False)
             self.console.warn("archiving interrupted; it will be done at the next start")
@@ -190,22 +122,17 @@ class Repl:
     def commit_hand_edit(self) -> None:
         """Record a hand edit in git right away (a no-op without git or without changes)."""
         with self.store.lock():
-            self.history.before_write(self.store.file)
+            self.app.history.before_write(self.store.file)
 
     def set_model(self, name: str) -> None:
         self.settings.model = name
-        self.client.model = name
+        self.app.client.model = name
 
     # ------------------------------------------------------------------ recall
-    def recall_text(self, query: str, *, limit: int = 5, since: Any = None, until: Any = None) -> str:
-        from palace.recall import RecallIndex, format_hits
-
-        if self._recall_index is None:
-            self._recall_index = RecallIndex(self.settings.home)
+    def recall_text(self, query: str, *, limit: int = 5, since: date | None = None, until: date | None = None) -> str:
         journal = self.session.journal
         current = (journal.id,) if journal is not None else ()  # the live conversation is in context already
-        hits = self._recall_index.search(query, limit=limit, since=since, until=until, exclude=current)
-        return format_hits(hits, query=query)
+        return self.app.recall_text(query, limit=limit, since=since, until=until, exclude=current)
 
     def _recall_tool(self, args: MemoryRecall) -> str:
         return self.recall_text(args.query, limit=args.limit, since=args.since, until=args.until)
@@ -214,6 +141,10 @@ class Repl:
     def show_change(self, change: ChangeResult) -> None:
         style = "yellow" if change.action == "forgotten" else "green"
         self.console.print(f"{change.symbol} {change.message}", style)
+
+    def _show_tool_error(self, tool: str, message: str) -> None:
+        label = "Not saved" if tool in _MEMORY_TOOLS else tool
+        self.console.print(f"✗ {label}: {message}", "red")
 
     def notify(self, text: str) -> None:
         """A notice from another thread: above the prompt when one is showing, else before the next turn."""
@@ -254,9 +185,7 @@ class Repl:
         events = TurnEvents(
             on_text=self.console.write,
             on_change=self.show_change,
-            on_tool_error=lambda tool, message: self.console.print(f"✗ Not saved: {message}", "red")
-            if tool in {"MemorySave", "MemoryForget"}
-            else self.console.print(f"✗ {tool}: {message}", "red"),
+            on_tool_error=self._show_tool_error,
             on_notice=self.console.warn,
             on_waiting=self.spinner.set,
         )
@@ -275,13 +204,12 @@ class Repl:
             self.console.error(result.error)
 
     def _lines(self) -> Iterator[str]:
-        stream: TextIO = sys.stdin
-        for raw in stream:
+        for raw in sys.stdin:
             yield raw.rstrip("\n")
 
     def run(self, lines: Iterable[str] | None = None) -> int:
         """Run until /exit, Ctrl-D or end of input; the session is archived on the way out."""
-        from palace.watch import MemoryWatcher
+        from palace.ui.watch import MemoryWatcher
 
         watcher = MemoryWatcher(self.store.file, self._on_file_changed)
         watcher.start()
@@ -313,12 +241,14 @@ class Repl:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import FileHistory
 
-        history_file = self.settings.home / "history.txt"
+        from palace.ui.completion import completer
+
+        history_file = self.settings.paths.input_history
         history_file.touch(mode=0o600, exist_ok=True)
         history_file.chmod(0o600)
         prompt: PromptSession[str] = PromptSession(
             history=FileHistory(str(history_file)),
-            completer=_completer(self),
+            completer=completer(self.store),
             complete_while_typing=False,
             bottom_toolbar=self._toolbar,
             input=self.pt_input,
@@ -345,36 +275,3 @@ class Repl:
             f" {self.settings.model} · wing {wing} · memory {rendered.size:,}/{self.settings.memory_budget:,} B"
             f" · tokens {inp + out:,} "
         )
-
-
-def _memory_paths(store: MemoryStore) -> list[str]:
-    try:
-        doc = store.document()
-    except PalaceError:
-        return []
-    paths = {str(entry.path) for entry in doc.entries if entry.path is not None}
-    paths.update(f"{hall.value}/" for hall in Hall)
-    return sorted(paths)
-
-
-def _completer(repl: Repl) -> Completer:
-    """Completes slash commands, then memory paths (halls, rooms) after /remember and /forget."""
-    from prompt_toolkit.completion import Completer, Completion
-
-    class _PalaceCompleter(Completer):
-        def get_completions(self, document: PTDocument, complete_event: CompleteEvent) -> Iterator[Completion]:
-            text = document.text_before_cursor
-            if not text.startswith("/"):
-                return
-            if " " not in text:
-                for word in commands.words_for_completion():
-                    if word.startswith(text):
-                        yield Completion(word, start_position=-len(text))
-                return
-            word, _, rest = text.partition(" ")
-            if word in {"/remember", "/forget"} and " " not in rest:
-                for path in _memory_paths(repl.store):
-                    if path.lower().startswith(rest.lower()):
-                        yield Completion(path, start_position=-len(rest))
-
-    return _PalaceCompleter()

@@ -72,8 +72,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.close_connection = True
         if self.path.rstrip("/").endswith("/models"):
             data = [
-                {"id": name, "object": "model", "created": 0, "owned_by": "palace"}
-                for name in self.server.owner.models
+                {"id": name, "object": "model", "created": 0, "owned_by": "palace"} for name in self.server.owner.models
             ]
             self._send_json(200, {"object": "list", "data": data})
         else:
@@ -91,25 +90,31 @@ class _Handler(BaseHTTPRequestHandler):
         owner._record(body)
         if owner.reject_stream_options and "stream_options" in body:
             self._send_error(
-                400, "Unrecognized request argument supplied: stream_options", "invalid_request_error",
+                400,
+                "Unrecognized request argument supplied: stream_options",
+                "invalid_request_error",
                 param="stream_options",
             )
             return
         if owner.reject_response_format and "response_format" in body:
             self._send_error(
-                400, "Unrecognized request argument supplied: response_format", "invalid_request_error",
+                400,
+                "Unrecognized request argument supplied: response_format",
+                "invalid_request_error",
                 param="response_format",
             )
             return
         try:
             step = owner._next_step(body)
         except Exception as exc:
-            self._send_error(500, f"palace fake server: the responder failed: {type(exc).__name__}: {exc}",
-                             "server_error")
+            self._send_error(
+                500, f"palace fake server: the responder failed: {type(exc).__name__}: {exc}", "server_error"
+            )
             return
         if step is None:
-            self._send_error(500, "palace fake server: the script is exhausted (no step left, no responder)",
-                             "server_error")
+            self._send_error(
+                500, "palace fake server: the script is exhausted (no step left, no responder)", "server_error"
+            )
             return
         try:
             if step.delay > 0:
@@ -126,16 +131,14 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             length = -1
         if length < 0 or length > MAX_BODY_BYTES:
-            self._send_error(413 if length > 0 else 400, "Request body missing or too large.",
-                             "invalid_request_error")
+            self._send_error(413 if length > 0 else 400, "Request body missing or too large.", "invalid_request_error")
             return None
         try:
             body = json.loads(self.rfile.read(length) or b"null")
         except (ValueError, UnicodeDecodeError):
             body = None
         if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
-            self._send_error(400, "The body must be a JSON object with a 'messages' list.",
-                             "invalid_request_error")
+            self._send_error(400, "The body must be a JSON object with a 'messages' list.", "invalid_request_error")
             return None
         return body
 
@@ -151,8 +154,16 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
         self.wfile.flush()
 
-    def _send_error(self, status: int, message: str, kind: str, *, param: str | None = None,
-                    code: str | None = None, headers: dict[str, str] | None = None) -> None:
+    def _send_error(
+        self,
+        status: int,
+        message: str,
+        kind: str,
+        *,
+        param: str | None = None,
+        code: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         error = {"message": message, "type": kind, "param": param, "code": code}
         with contextlib.suppress(OSError):
             self._send_json(status, {"error": error}, headers)
@@ -237,9 +248,7 @@ def _completion(step: Step, model: str) -> dict[str, Any]:
         "object": "chat.completion",
         "created": int(time.time()),
         "model": model,
-        "choices": [
-            {"index": 0, "message": message, "logprobs": None, "finish_reason": _finish_reason(step)}
-        ],
+        "choices": [{"index": 0, "message": message, "logprobs": None, "finish_reason": _finish_reason(step)}],
     }
     usage = _usage(step)
     if usage is not None:
@@ -268,10 +277,18 @@ def _chunks(step: Step, model: str, include_usage: bool) -> Iterator[dict[str, A
             yield chunk({"content": piece})
     for index, (name, args) in enumerate(step.tool_calls):
         pieces = _pieces(args, step.chunk_size)
-        yield chunk({"tool_calls": [{
-            "index": index, "id": _call_id(index), "type": "function",
-            "function": {"name": name, "arguments": pieces[0]},
-        }]})
+        yield chunk(
+            {
+                "tool_calls": [
+                    {
+                        "index": index,
+                        "id": _call_id(index),
+                        "type": "function",
+                        "function": {"name": name, "arguments": pieces[0]},
+                    }
+                ]
+            }
+        )
         for piece in pieces[1:]:
             yield chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
     yield chunk({}, _finish_reason(step))

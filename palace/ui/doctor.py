@@ -5,11 +5,26 @@ from __future__ import annotations
 import stat
 
 from palace.config import Settings
-from palace.console import Console
 from palace.errors import PalaceError
+from palace.ui.console import Console
 
-_SHOWN = ("home", "model", "base_url", "api_key", "wing", "memory_budget", "entry_limit", "soft_limit",
-          "tool_rounds", "extraction", "extract_model", "extract_trigger", "extract_min", "git_autocommit", "timeout")
+_SHOWN = (
+    "home",
+    "model",
+    "base_url",
+    "api_key",
+    "wing",
+    "memory_budget",
+    "entry_limit",
+    "soft_limit",
+    "tool_rounds",
+    "extraction",
+    "extract_model",
+    "extract_trigger",
+    "extract_min",
+    "git_autocommit",
+    "timeout",
+)
 
 
 def _value(settings: Settings, name: str) -> str:
@@ -27,7 +42,7 @@ def run_doctor(settings: Settings, console: Console) -> int:
         console.print(f"  {name:<16} {_value(settings, name)} — {settings.source(name)}")
 
     console.print("Endpoint:", "bold")
-    from palace.llm import client_from_settings
+    from palace.model.client import client_from_settings
 
     client = client_from_settings(settings)
     client.timeout = min(client.timeout, 10.0)
@@ -55,8 +70,10 @@ def run_doctor(settings: Settings, console: Console) -> int:
     mode = stat.S_IMODE(home.stat().st_mode)
     ok = not mode & 0o077
     problems += 0 if ok else 1
-    console.print(f"  {'✓' if ok else '✗'} folder {home} mode {mode:o}" + ("" if ok else " (should be 700)"),
-                  "green" if ok else "red")
+    console.print(
+        f"  {'✓' if ok else '✗'} folder {home} mode {mode:o}" + ("" if ok else " (should be 700)"),
+        "green" if ok else "red",
+    )
     file = settings.memories_file
     if not file.exists():
         console.print("  ! memories.md does not exist yet (the first save creates it)", "yellow")
@@ -67,14 +84,16 @@ def run_doctor(settings: Settings, console: Console) -> int:
         fmode = stat.S_IMODE(file.stat().st_mode)
         report = lint_file(file, entry_limit=settings.entry_limit, soft_limit=settings.soft_limit)
         rendered = MemoryStore(home).render(settings.wing, settings.memory_budget)
-        console.print(f"  {'✓' if not fmode & 0o077 else '!'} memories.md mode {fmode:o}, {report.entries} entries, "
-                      f"{rendered.size:,} of {settings.memory_budget:,} prompt bytes"
-                      + (f", {rendered.left_out} left out" if rendered.left_out else ""))
+        console.print(
+            f"  {'✓' if not fmode & 0o077 else '!'} memories.md mode {fmode:o}, {report.entries} entries, "
+            f"{rendered.size:,} of {settings.memory_budget:,} prompt bytes"
+            + (f", {rendered.left_out} left out" if rendered.left_out else "")
+        )
         for problem in report.problems:
             console.print(f"    {problem}", "red" if problem.severity == "error" else "yellow")
         problems += 1 if report.has_errors else 0
-    sessions = list((home / "sessions").glob("*.jsonl")) if (home / "sessions").exists() else []
-    archives = list((home / "sessions").glob("*.md")) if (home / "sessions").exists() else []
+    sessions = list(settings.sessions_dir.glob("*.jsonl"))
+    archives = list(settings.sessions_dir.glob("*.md"))
     console.print(f"  sessions: {len(archives)} archived, {len(sessions)} journals")
     git = (home / ".git").exists()
     console.print(f"  history: {'git repository' if git else 'not a git repository (palace init --git)'}")

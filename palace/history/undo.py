@@ -15,8 +15,9 @@ from typing import Any, Protocol
 
 from palace.errors import UndoError
 from palace.filelock import exclusive
-from palace.git import HAND_EDIT_MESSAGE, MEMORIES, GitTrouble, is_own_repo, run_git
+from palace.history.git import HAND_EDIT_MESSAGE, GitTrouble, is_own_repo, run_git
 from palace.memory.store import atomic_write
+from palace.paths import MEMORIES, PalacePaths
 
 UNDO_PREFIX = "memory: undo "
 UNDO_DEPTH = 10  # undo records kept (newest last)
@@ -61,7 +62,7 @@ class UndoStack:
     """`.index/undo.json`: the last few changes palace made, newest last, under `.index/undo.lock`."""
 
     def __init__(self, home: Path) -> None:
-        self.dir = home / ".index"
+        self.dir = PalacePaths(home).index
         self.file = self.dir / "undo.json"
 
     @contextlib.contextmanager

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Any
 from palace import __version__
 
 if TYPE_CHECKING:
+    from palace.app import App
     from palace.config import Settings
-    from palace.console import Console
+    from palace.ui.console import Console
 
 Handler = Callable[[argparse.Namespace, "Settings", "Console"], int]
 
@@ -41,8 +42,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     chat = sub.add_parser("chat", help="chat with the model (the default)")
     _model_flags(chat)
-    chat.add_argument("--resume", nargs="?", const=True, default=False, metavar="ID",
-                      help="continue the latest session, or the one with this id")
+    chat.add_argument(
+        "--resume",
+        nargs="?",
+        const=True,
+        default=False,
+        metavar="ID",
+        help="continue the latest session, or the one with this id",
+    )
     ask = sub.add_parser("ask", help="one message, one reply; the session is archived")
     _model_flags(ask)
     ask.add_argument("message", help="what to say")
@@ -97,8 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not words or (words[0].startswith("-") and words[0] not in {"-h", "--help", "--version"}):
         words = ["chat", *words]  # `palace` and `palace --model M` mean `palace chat ...`
     args = build_parser().parse_args(words)
-    from palace.console import Console
     from palace.errors import PalaceError
+    from palace.ui.console import Console
 
     console = Console()
     try:
@@ -114,27 +121,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-def _chat(args: argparse.Namespace, settings: Settings, console: Console) -> int:
-    from palace.repl import Repl, detect_wing
+def _app(settings: Settings, console: Console) -> App:
+    from palace.app import App
 
-    wing = detect_wing(settings)
-    return Repl(settings, console, wing=wing, resume=args.resume).run()
+    return App(settings, warn=console.warn)
+
+
+def _chat(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from palace.app import detect_wing
+    from palace.ui.repl import Repl
+
+    return Repl(_app(settings, console), console, wing=detect_wing(settings), resume=args.resume).run()
 
 
 def _ask(args: argparse.Namespace, settings: Settings, console: Console) -> int:
-    from palace.repl import Repl, detect_wing
+    from palace.app import detect_wing
+    from palace.ui.repl import Repl
 
-    repl = Repl(settings, console, wing=detect_wing(settings), interactive=False)
+    repl = Repl(_app(settings, console), console, wing=detect_wing(settings), interactive=False)
     repl.run([args.message])
     return 1 if repl.failed_turns else 0
 
 
 def _memory(args: argparse.Namespace, settings: Settings, console: Console) -> int:
-    from palace.history import GitHistory
-    from palace.memory.store import MemoryStore
-
-    history = GitHistory(settings.home, autocommit=settings.git_autocommit, warn=console.warn)
-    store = MemoryStore(settings.home, entry_limit=settings.entry_limit, hooks=[history])
+    app = _app(settings, console)
+    store = app.store
     action = args.action
     if action == "path":
         console.print(str(store.file))
@@ -157,20 +168,26 @@ def _memory(args: argparse.Namespace, settings: Settings, console: Console) -> i
     elif action == "lint":
         return _lint(args.file, settings, console)
     elif action == "undo":
-        from palace.undo import undo_last
+        from palace.history.undo import undo_last
 
         console.print(f"↶ {undo_last(store, settings.home)}", "green")
     elif action == "edit":
-        from palace.home import init_palace, open_editor
-
-        if not store.file.exists():
-            init_palace(settings.home, git=False)
-        code = open_editor(store.file)
-        with store.lock():
-            history.before_write(store.file)
-        status = _lint(None, settings, console)
-        return code or status
+        return _edit(app, console)
     return 0
+
+
+def _edit(app: App, console: Console) -> int:
+    from palace.app import init_palace
+    from palace.ui.editor import open_editor
+
+    store = app.store
+    if not store.file.exists():
+        init_palace(app.settings.home, git=False)
+    code = open_editor(store.file)
+    with store.lock():
+        app.history.before_write(store.file)
+    status = _lint(None, app.settings, console)
+    return code or status
 
 
 def _lint(file: str | None, settings: Settings, console: Console) -> int:
@@ -188,7 +205,7 @@ def _lint(file: str | None, settings: Settings, console: Console) -> int:
 
 
 def _sessions(args: argparse.Namespace, settings: Settings, console: Console) -> int:
-    from palace.archive import find_journal, list_sessions, show_session
+    from palace.sessions.catalog import find_journal, list_sessions, show_session
 
     if args.action == "list":
         infos = list_sessions(settings.home)
@@ -201,25 +218,18 @@ def _sessions(args: argparse.Namespace, settings: Settings, console: Console) ->
     elif args.action == "show":
         console.print(show_session(settings.home, args.id))
     elif args.action == "search":
-        from palace.recall import RecallIndex, format_hits
-
-        index = RecallIndex(settings.home)
+        app = _app(settings, console)
         try:
             query = " ".join(args.query)
-            hits = index.search(query, limit=args.limit, since=args.since, until=args.until)
-            console.print(format_hits(hits, max_bytes=16384, query=query))
+            console.print(app.recall_text(query, limit=args.limit, since=args.since, until=args.until, max_bytes=16384))
         finally:
-            index.close()
+            app.close()
     elif args.action == "extract":
-        from palace.extract import Extractor
-        from palace.history import GitHistory
-        from palace.memory.store import MemoryStore
-        from palace.sessions import Journal
+        from palace.sessions.journal import Journal
 
-        history = GitHistory(settings.home, autocommit=settings.git_autocommit, warn=console.warn)
-        store = MemoryStore(settings.home, entry_limit=settings.entry_limit, hooks=[history])
+        app = _app(settings, console)
         journal = Journal.load(find_journal(settings.home, args.id))
-        extractor = Extractor(settings, store, commit=history.commit_paths, warn=console.warn)
+        extractor = app.extractor()
         outcome = extractor.extract(journal, force=True)
         if outcome is None:
             console.print("Nothing extracted.")
@@ -228,14 +238,14 @@ def _sessions(args: argparse.Namespace, settings: Settings, console: Console) ->
             console.print(f"{result.symbol} {result.message}", "green")
         if outcome.dropped:
             console.warn(f"{outcome.dropped} invalid item(s) dropped")
-        archive = extractor.finish(journal)
+        archive = app.finish(extractor, journal)
         if archive:
             console.info(f"Archive updated: {archive}")
     return 0
 
 
 def _init(args: argparse.Namespace, settings: Settings, console: Console) -> int:
-    from palace.home import init_palace
+    from palace.app import init_palace
 
     for line in init_palace(settings.home, git=args.git):
         console.print(line)
@@ -243,20 +253,20 @@ def _init(args: argparse.Namespace, settings: Settings, console: Console) -> int
 
 
 def _log(args: argparse.Namespace, settings: Settings, console: Console) -> int:
-    from palace.history import history_log
+    from palace.history.log import history_log
 
     console.print(history_log(settings.home, since=args.since))
     return 0
 
 
 def _demo(args: argparse.Namespace, settings: Settings, console: Console) -> int:
-    from palace.demo import run_demo
+    from palace.ui.demo import run_demo
 
     return run_demo(console)
 
 
 def _doctor(args: argparse.Namespace, settings: Settings, console: Console) -> int:
-    from palace.doctor import run_doctor
+    from palace.ui.doctor import run_doctor
 
     return run_doctor(settings, console)
 

@@ -25,8 +25,8 @@ from typing import Any
 from palace.errors import PalaceError, StoreError
 from palace.memory.ops import ChangeResult
 from palace.memory.store import ensure_home
+from palace.paths import PalacePaths
 
-SESSIONS = "sessions"
 SESSION_ID_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})-([0-9a-f]{8})$")
 # Records that say the session itself was active (bookkeeping written later does not move its end time).
 _ACTIVITY = frozenset({"session", "message", "memory", "resumed"})
@@ -52,7 +52,7 @@ def parse_time(value: object) -> datetime | None:
 
 
 def sessions_dir(home: Path) -> Path:
-    return home / SESSIONS
+    return PalacePaths(home).sessions
 
 
 def _ensure_sessions(home: Path) -> Path:
@@ -154,35 +154,36 @@ class Journal:
         else:  # pragma: no cover - 100 collisions of 32 random bits
             raise StoreError(f"cannot find a free session id in {folder}")
         journal = cls(
-            path, session_id=session_id, started=started, model=model, wing=wing,
-            pid=os.getpid(), host=socket.gethostname(),
+            path,
+            session_id=session_id,
+            started=started,
+            model=model,
+            wing=wing,
+            pid=os.getpid(),
+            host=socket.gethostname(),
         )
         if not _lock_nb(fd):  # pragma: no cover - nobody else can know this new file yet
             os.close(fd)
             raise StoreError(f"cannot lock the new session journal {path}")
         journal._fd = fd
         journal.live_here = True
-        journal._append({
-            "type": "session", "id": session_id, "started": _iso(started), "model": model, "wing": wing,
-            "pid": journal.pid, "host": journal.host,
-        })
+        journal._append(
+            {
+                "type": "session",
+                "id": session_id,
+                "started": _iso(started),
+                "model": model,
+                "wing": wing,
+                "pid": journal.pid,
+                "host": journal.host,
+            }
+        )
         return journal
 
     @classmethod
-    def resume(cls, home: Path, session_id: str | None = None) -> Journal:
-        """Take over an earlier session: the latest one not in use, or the one named by id or prefix."""
-        from palace.archive import find_journal, list_sessions  # palace.archive imports this module
-
-        if session_id is None or not session_id.strip():
-            journal = None
-            for info in list_sessions(home):
-                if info.journal is not None and not is_live(info.journal):
-                    journal = cls.load(info.journal)
-                    break
-            if journal is None:
-                raise PalaceError(f"no session to resume in {sessions_dir(home)}")
-        else:
-            journal = cls.load(find_journal(home, session_id))
+    def take_over(cls, path: Path) -> Journal:
+        """Resume the session of this journal in this process (PalaceError while another palace owns it)."""
+        journal = cls.load(path)
         journal.claim()
         journal.live_here = True
         journal.pid, journal.host = os.getpid(), socket.gethostname()
@@ -301,10 +302,13 @@ class Journal:
             for call in message.get("tool_calls") or ():
                 call_id = call.get("id") if isinstance(call, dict) else None
                 if isinstance(call_id, str) and call_id not in answered:
-                    self.add_message({
-                        "role": "tool", "tool_call_id": call_id,
-                        "content": "[no result: the session ended before this tool call finished]",
-                    })
+                    self.add_message(
+                        {
+                            "role": "tool",
+                            "tool_call_id": call_id,
+                            "content": "[no result: the session ended before this tool call finished]",
+                        }
+                    )
             return
 
     # ------------------------------------------------------------------ ownership
@@ -329,8 +333,7 @@ class Journal:
                 who = f"pid {self.pid}" if self.pid else "another process"
                 where = f" on {self.host}" if self.host else ""
                 raise PalaceError(
-                    f"session {self.id} is in use by a running palace ({who}{where}); "
-                    "finish that session first"
+                    f"session {self.id} is in use by a running palace ({who}{where}); finish that session first"
                 )
             self._fd = fd
             try:
@@ -411,17 +414,25 @@ class Journal:
         """Bookkeeping of one successful extraction: messages[:upto] are done."""
         saved = [
             {
-                "path": str(r.path), "content": r.content,
-                "action": "refreshed" if r.action == "unchanged" else r.action, "by": "extracted",
+                "path": str(r.path),
+                "content": r.content,
+                "action": "refreshed" if r.action == "unchanged" else r.action,
+                "by": "extracted",
             }
             for r in results
         ]
         with self._lock:
             upto = max(self.extracted_upto, min(upto, len(self.messages)))
-            self._append({
-                "type": "extracted", "ts": _iso(now()), "upto": upto, "summary": summary, "saved": saved,
-                "dropped": dropped,
-            })
+            self._append(
+                {
+                    "type": "extracted",
+                    "ts": _iso(now()),
+                    "upto": upto,
+                    "summary": summary,
+                    "saved": saved,
+                    "dropped": dropped,
+                }
+            )
             self.extracted_upto = upto
             if summary.strip():
                 self.summary = summary.strip()

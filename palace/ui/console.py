@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
+import threading
 from typing import TextIO
 
 _STYLES = {"dim": "2", "bold": "1", "green": "32", "yellow": "33", "red": "31", "cyan": "36"}
@@ -57,3 +59,34 @@ class Console:
         self.end_line()
         self.err.write(self.style(f"Error: {text}", "red") + "\n")
         self.err.flush()
+
+
+class Spinner:
+    """A one-line spinner on a terminal while waiting for the first token."""
+
+    def __init__(self, console: Console, enabled: bool) -> None:
+        self.console = console
+        self.enabled = enabled
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def set(self, waiting: bool) -> None:
+        if not self.enabled:
+            return
+        if waiting and self._thread is None:
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._spin, daemon=True)
+            self._thread.start()
+        elif not waiting and self._thread is not None:
+            self._stop.set()
+            self._thread.join()
+            self._thread = None
+
+    def _spin(self) -> None:
+        for frame in itertools.cycle("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"):
+            self.console.out.write(f"\r{self.console.style(frame + ' thinking…', 'dim')}")
+            self.console.out.flush()
+            if self._stop.wait(0.08):
+                break
+        self.console.out.write("\r\x1b[K")
+        self.console.out.flush()

@@ -5,13 +5,37 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from palace.errors import PalaceError
 
 if TYPE_CHECKING:
+    from palace.agent.conversation import Conversation
+    from palace.app import App
+    from palace.config import Settings
     from palace.memory.ops import ChangeResult
-    from palace.repl import Repl
+    from palace.memory.store import MemoryStore
+    from palace.ui.console import Console
+
+
+class Repl(Protocol):
+    """What the slash commands need of the REPL."""
+
+    app: App
+    settings: Settings
+    store: MemoryStore
+    console: Console
+    session: Conversation
+
+    def show_change(self, change: ChangeResult) -> None: ...
+
+    def new_session(self) -> None: ...
+
+    def commit_hand_edit(self) -> None: ...
+
+    def set_model(self, name: str) -> None: ...
+
+    def recall_text(self, query: str, *, limit: int = 5) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -51,12 +75,11 @@ def _memory(repl: Repl, arg: str) -> bool:
 
 
 def _edit(repl: Repl, arg: str) -> bool:
-    from palace.home import open_editor
+    from palace.app import init_palace
     from palace.memory.lint import lint_file
+    from palace.ui.editor import open_editor
 
     if not repl.store.file.exists():
-        from palace.home import init_palace
-
         init_palace(repl.settings.home, git=False)
     code = open_editor(repl.store.file)
     repl.commit_hand_edit()
@@ -87,7 +110,7 @@ def _user_change(repl: Repl, result: ChangeResult) -> bool:
 
 
 def _undo(repl: Repl, arg: str) -> bool:
-    from palace.undo import undo_last
+    from palace.history.undo import undo_last
 
     repl.console.success(f"↶ {undo_last(repl.store, repl.settings.home)}")
     return True
@@ -101,7 +124,7 @@ def _recall(repl: Repl, arg: str) -> bool:
 
 
 def _sessions(repl: Repl, arg: str) -> bool:
-    from palace.archive import list_sessions
+    from palace.sessions.catalog import list_sessions
 
     infos = list_sessions(repl.settings.home)
     if not infos:
@@ -148,8 +171,12 @@ COMMANDS: tuple[Command, ...] = (
     Command("help", "/help", "this list", _help),
     Command("memory", "/memory [WING]", "show the memory the model sees (and its size)", _memory),
     Command("edit", "/edit", "open memories.md in $VISUAL/$EDITOR, then check it", _edit),
-    Command("remember", "/remember PATH CONTENT", "save an entry yourself, e.g. /remember Preferences/editor Uses vim",
-            _remember),
+    Command(
+        "remember",
+        "/remember PATH CONTENT",
+        "save an entry yourself, e.g. /remember Preferences/editor Uses vim",
+        _remember,
+    ),
     Command("forget", "/forget PATH CONTENT", "remove an entry", _forget),
     Command("undo", "/undo", "revert the last memory change palace made", _undo),
     Command("recall", "/recall QUERY", "search earlier sessions and memories", _recall),
@@ -190,4 +217,3 @@ def dispatch(repl: Repl, line: str) -> bool:
 
 def words_for_completion() -> list[str]:
     return [f"/{c.name}" for c in COMMANDS]
-

@@ -1,4 +1,4 @@
-"""The session and its turn loop: the model talks, calls memory tools, and the journal records it all."""
+"""A conversation and its turn loop: the model talks, calls memory tools, and the journal records it all."""
 
 from __future__ import annotations
 
@@ -13,13 +13,14 @@ from palace.errors import LLMError, LLMNotConfiguredError
 from palace.memory.ops import ChangeResult
 from palace.memory.render import Rendered
 from palace.memory.store import MemoryStore
-from palace.prompting import load_prompt, system_prompt
-from palace.tools import MemoryRecall, ToolBox, memory_tools
+from palace.model.prompts import load_prompt, system_prompt
+from palace.model.tools import MemoryRecall, ToolBox, memory_tools
 
 if TYPE_CHECKING:
-    from palace.extract import Extractor
-    from palace.llm import LLMClient, Reply
-    from palace.sessions import Journal
+    from palace.model.chat import ChatModel
+    from palace.model.stream import Reply
+    from palace.sessions.extract import Extractor
+    from palace.sessions.journal import Journal
 
 
 @dataclass
@@ -55,7 +56,7 @@ class _OwnWrites:
         self.digest = hashlib.sha256(after).hexdigest()
 
 
-class Session:
+class Conversation:
     """One conversation: a fixed system prompt, the message history, tools, usage, journal."""
 
     def __init__(
@@ -63,7 +64,7 @@ class Session:
         settings: Settings,
         store: MemoryStore,
         *,
-        client: LLMClient | None,
+        client: ChatModel | None,
         wing: str | None = None,
         journal: Journal | None = None,
         extractor: Extractor | None = None,

@@ -1,0 +1,180 @@
+"""The one place that assembles palace's parts for the CLI, the REPL, the demo and the MCP server.
+
+An App holds one palace's settings and builds, each on first use, what the front ends share: the memory
+store with its history hook, the chat model, the extractor, the recall index, and the session set-up
+(orphans archived, a journal started or resumed, a session finished). Heavy modules are imported only when
+a part is first asked for, so `palace memory ...` stays fast.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from palace.config import Settings
+from palace.errors import HistoryError
+from palace.history.autocommit import GitHistory
+from palace.history.git import GitTrouble
+from palace.memory.halls import is_valid_wing
+from palace.memory.store import MemoryStore
+
+if TYPE_CHECKING:
+    from palace.model.chat import ChatModel
+    from palace.recall.index import RecallIndex
+    from palace.sessions.extract import ExtractionOutcome, Extractor
+    from palace.sessions.journal import Journal
+
+Warn = Callable[[str], None]
+
+
+def _quiet(message: str) -> None:
+    """Drop a warning (extraction failures of orphans are reported in their notice instead)."""
+
+
+class App:
+    """One palace's assembled parts, built on first use."""
+
+    def __init__(self, settings: Settings, *, warn: Warn, client: ChatModel | None = None) -> None:
+        self.settings = settings
+        self.warn = warn
+        self.history = GitHistory(settings.home, autocommit=settings.git_autocommit, warn=warn)
+        self.store = MemoryStore(settings.home, entry_limit=settings.entry_limit, hooks=[self.history])
+        self._client = client
+        self._injected = client is not None
+        self._recall: RecallIndex | None = None
+
+    # ------------------------------------------------------------------ the model
+    @property
+    def client(self) -> ChatModel:
+        """The chat model: the one given, else an openai client for the configured endpoint."""
+        if self._client is None:
+            from palace.model.client import client_from_settings
+
+            self._client = client_from_settings(self.settings)
+        return self._client
+
+    def extractor(
+        self, *, warn: Warn | None = None, on_extracted: Callable[[ExtractionOutcome], None] | None = None
+    ) -> Extractor:
+        """An extractor for this palace; it uses the extraction model when one is set."""
+        from palace.sessions.extract import Extractor
+
+        # An injected model (the demo, tests) serves both; a configured extraction model gets its own client.
+        client = self._client if self._injected or not self.settings.extract_model else None
+        return Extractor(
+            self.settings,
+            self.store,
+            client=client,
+            commit=self.history.commit_paths,
+            warn=warn or self.warn,
+            on_extracted=on_extracted,
+        )
+
+    # ------------------------------------------------------------------ recall
+    @property
+    def recall(self) -> RecallIndex:
+        if self._recall is None:
+            from palace.recall.index import RecallIndex
+
+            self._recall = RecallIndex(self.settings.home)
+        return self._recall
+
+    def recall_text(
+        self,
+        query: str,
+        *,
+        limit: int = 5,
+        since: date | None = None,
+        until: date | None = None,
+        exclude: tuple[str, ...] = (),
+        max_bytes: int = 2048,
+    ) -> str:
+        """Search results as the compact text the model (or `/recall`) gets."""
+        from palace.recall.format import format_hits
+
+        hits = self.recall.search(query, limit=limit, since=since, until=until, exclude=exclude)
+        return format_hits(hits, query=query, max_bytes=max_bytes)
+
+    # ------------------------------------------------------------------ sessions
+    def archive_orphans(self) -> list[str]:
+        """Archive the sessions that died earlier; one notice line each."""
+        from palace.sessions.lifecycle import archive_orphans
+
+        extractor = self.extractor(warn=_quiet)
+        extractor.commit_warn = self.warn  # extraction failures are in the notice; commit trouble warns
+        try:
+            return archive_orphans(extractor)
+        finally:
+            extractor.close()
+
+    def start_journal(self, wing: str | None) -> Journal:
+        from palace.sessions.journal import Journal
+
+        return Journal.start(self.settings.home, model=self.settings.model, wing=wing)
+
+    def resume_journal(self, session_id: str | None) -> Journal:
+        from palace.sessions.lifecycle import resume
+
+        return resume(self.settings.home, session_id)
+
+    def finish(self, extractor: Extractor, journal: Journal) -> Path | None:
+        """Final extraction, archive, commit; None for an empty session (its journal is removed)."""
+        from palace.sessions.lifecycle import finish
+
+        return finish(extractor, journal)
+
+    def close(self) -> None:
+        if self._recall is not None:
+            self._recall.close()
+            self._recall = None
+        if self._client is not None:
+            self._client.close()
+
+
+def _git_top(cwd: str | None) -> Path | None:
+    try:
+        top = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel"], cwd=cwd, capture_output=True, text=True, timeout=5, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if top.returncode != 0 or not top.stdout.strip():
+        return None
+    return Path(top.stdout.strip())
+
+
+def detect_wing(settings: Settings, cwd: Path | None = None) -> str | None:
+    """The current wing: --wing / config, else the name of the git repository we run in, else none."""
+    if settings.wing:
+        return settings.wing
+    top = _git_top(str(cwd) if cwd is not None else None)
+    if top is None or top.resolve() == settings.home.resolve():
+        return None  # no repository, or the palace's own history repository (not a project)
+    return top.name if is_valid_wing(top.name) else None
+
+
+def init_palace(home: Path, *, git: bool) -> list[str]:
+    """`palace init`: the folder, a starter memories.md, and with git=True a repository. Idempotent."""
+    from palace.history.repo import init_git
+    from palace.memory.starter import create_palace
+
+    home = Path(home).expanduser()
+    lines = create_palace(home)
+    if not git:
+        on = (home / ".git").exists()
+        lines.append(
+            "git history: on (each memory change is a commit; see `palace log`)"
+            if on
+            else "git history: off (run `palace init --git` to keep one)"
+        )
+        return lines
+    try:
+        lines.extend(init_git(home))
+    except GitTrouble as exc:
+        raise HistoryError(f"the palace is ready at {home}, but its git history is not: {exc}") from exc
+    except OSError as exc:
+        raise HistoryError(f"cannot set up git in {home}: {exc.strerror or exc}") from exc
+    return lines

@@ -1,0 +1,50 @@
+"""The palace folder's file names, spelled in one place."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+MEMORIES = "memories.md"
+SESSIONS = "sessions"
+INDEX = ".index"
+CONFIG = "config.toml"
+PROMPTS = "prompts"
+INPUT_HISTORY = "history.txt"
+LOCK = ".lock"
+
+
+@dataclass(frozen=True)
+class PalacePaths:
+    """Where each palace file lives under one home folder."""
+
+    home: Path
+
+    @property
+    def memories(self) -> Path:
+        return self.home / MEMORIES
+
+    @property
+    def sessions(self) -> Path:
+        return self.home / SESSIONS
+
+    @property
+    def index(self) -> Path:
+        """Derived data (search index, caches, undo log): deletable, rebuilt from the files."""
+        return self.home / INDEX
+
+    @property
+    def config(self) -> Path:
+        return self.home / CONFIG
+
+    @property
+    def prompts(self) -> Path:
+        return self.home / PROMPTS
+
+    @property
+    def input_history(self) -> Path:
+        return self.home / INPUT_HISTORY
+
+    @property
+    def lock(self) -> Path:
+        return self.home / LOCK

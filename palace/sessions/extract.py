@@ -1,0 +1,293 @@
+"""Extraction: lasting facts and a summary from a session, in the background after turns or at its end.
+
+One non-streaming model call per extraction, with the packaged `prompts/extract.md` (a user's
+`$PALACE_HOME/prompts/extract.md` overrides it; see extract_prompt). Every item goes through
+`MemoryStore.save_many` (validation, dedup, secret guard) in one write; invalid items are dropped and
+counted. The journal's bookkeeping (`extracted_upto`) advances only when all of that succeeded, so a
+failure is retried later and a restart never extracts the same messages twice.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from palace.config import Settings
+from palace.errors import MemoryPathError, PalaceError
+from palace.memory.halls import parse_path, wing_key
+from palace.memory.ops import ChangeResult, normalise
+from palace.memory.secrets import redact
+from palace.memory.store import MemoryStore
+from palace.sessions.extract_prompt import (
+    MAX_MESSAGE_CHARS,
+    build_messages,
+    clean_content,
+    load_extract_prompt,
+    message_chars,
+    parse_answer,
+)
+from palace.sessions.journal import Journal
+
+if TYPE_CHECKING:
+    from palace.model.chat import ChatModel
+
+MAX_CONVERSATION_CHARS = 48_000  # per call; a longer backlog is extracted in several calls
+MAX_ITEMS = 30  # items beyond this in one answer are dropped
+MAX_SUMMARY_CHARS = 2_000
+MAX_FINAL_ROUNDS = 6  # extraction calls at session end (each covers up to MAX_CONVERSATION_CHARS)
+
+_Snapshot = tuple[int, list[dict[str, Any]], str | None]  # (extracted_upto, messages, summary)
+
+
+def _stderr_warn(message: str) -> None:
+    print(f"palace: {message}", file=sys.stderr)
+
+
+@dataclass
+class ExtractionOutcome:
+    summary: str
+    results: list[ChangeResult]
+    dropped: int
+    upto: int
+
+
+class ExtractionFailed(PalaceError):
+    """The extraction call failed or its answer was unusable (nothing was written, nothing advanced)."""
+
+
+# ---------------------------------------------------------------------- extractor
+
+
+class Extractor:
+    """Runs extractions for a session: in the background after turns, synchronously at the end."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: MemoryStore,
+        *,
+        client: ChatModel | None = None,
+        commit: Callable[[list[Path], str], object] | None = None,
+        warn: Callable[[str], None] = _stderr_warn,
+        on_extracted: Callable[[ExtractionOutcome], None] | None = None,
+        retry_delay: float = 30.0,
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.commit = commit
+        self.warn = warn
+        self.on_extracted = on_extracted  # called from the background thread after a success
+        self.retry_delay = retry_delay  # seconds a background retry waits after a failure
+        self.last_error: str | None = None
+        self.commit_warn: Callable[[str], None] | None = None  # where commit trouble goes (default: warn)
+        self._client = client
+        self._own_client = False  # True once this extractor made its own client (then close() closes it)
+        self._client_lock = threading.Lock()
+        self._run_lock = threading.Lock()  # one extraction at a time
+        self._state_lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._retry_at = 0.0
+
+    # ------------------------------------------------------------------ helpers
+    def client(self) -> ChatModel:
+        with self._client_lock:
+            if self._client is None:
+                from palace.model.client import client_from_settings
+
+                self._client = client_from_settings(self.settings, model=self.settings.extract_model)
+                self._own_client = True
+            return self._client
+
+    def close(self) -> None:
+        """Close the client this extractor created (after waiting for an extraction in flight)."""
+        self.wait()
+        with self._client_lock:
+            client, self._client = self._client, None
+        if client is not None and self._own_client:
+            client.close()
+
+    def pending_chars(self, journal: Journal) -> int:
+        """Characters of user/assistant text not extracted yet."""
+        upto, messages, _ = journal.snapshot()
+        return sum(message_chars(m) for m in messages[upto:])
+
+    @property
+    def in_flight(self) -> bool:
+        thread = self._thread
+        return thread is not None and thread.is_alive()
+
+    # ------------------------------------------------------------------ background
+    def maybe_start(self, journal: Journal) -> bool:
+        """After a completed turn: start a background extraction when enough is pending. Never waits."""
+        if not self.settings.extraction:
+            return False
+        with self._state_lock:
+            if self.in_flight or time.monotonic() < self._retry_at:
+                return False
+            snapshot = journal.snapshot()  # exactly what this turn end has; later messages wait their turn
+            upto, messages, _ = snapshot
+            if sum(message_chars(m) for m in messages[upto:]) < self.settings.extract_trigger:
+                return False
+            thread = threading.Thread(
+                target=self._background, args=(journal, snapshot), name="palace-extract", daemon=True
+            )
+            self._thread = thread
+            thread.start()
+            return True
+
+    def _background(self, journal: Journal, snapshot: _Snapshot) -> None:
+        time.sleep(0)  # give the GIL straight back: the caller's prompt comes first
+        try:
+            with self._run_lock:
+                outcome = self._extract(journal, snapshot=snapshot)
+        except ExtractionFailed as exc:
+            self._failed(str(exc))
+            return
+        except Exception as exc:  # the background must never raise into nowhere
+            self._failed(f"{type(exc).__name__}: {exc}")
+            return
+        if outcome is not None and self.on_extracted is not None:
+            try:
+                self.on_extracted(outcome)
+            except Exception as exc:
+                self.warn(f"could not show the extracted memories: {exc}")
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Wait for an extraction in flight (if any)."""
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+
+    # ------------------------------------------------------------------ extraction
+    def extract(self, journal: Journal, *, force: bool = False) -> ExtractionOutcome | None:
+        """Extract the pending part now. None when nothing is pending, or on failure (one warning).
+
+        `force` (`palace sessions extract ID`): when nothing is pending, extract the session again from
+        its start (one call; the bookkeeping never moves back). Items already remembered are only refreshed.
+        """
+        if not force and not journal.owned and self.pending_chars(journal) == 0:
+            return None  # a read-only view with nothing to do stays read-only
+        journal.claim()  # a session another live palace owns is refused here, before any model call
+        with self._run_lock:
+            try:
+                return self._extract(journal, force=force)
+            except ExtractionFailed as exc:
+                self._failed(str(exc))
+                return None
+
+    def _failed(self, reason: str) -> None:
+        self.last_error = reason
+        self._retry_at = time.monotonic() + self.retry_delay
+        self.warn(f"memory extraction failed: {reason} (it will be retried; the conversation is kept)")
+
+    def _batch(self, messages: list[dict[str, Any]], start: int) -> int:
+        """The end index of the next extraction batch (at most MAX_CONVERSATION_CHARS of text)."""
+        total = 0
+        end = start
+        while end < len(messages):
+            size = min(message_chars(messages[end]), MAX_MESSAGE_CHARS)
+            if end > start and total + size > MAX_CONVERSATION_CHARS:
+                break
+            total += size
+            end += 1
+        return end
+
+    def _extract(
+        self, journal: Journal, *, force: bool = False, snapshot: _Snapshot | None = None
+    ) -> ExtractionOutcome | None:
+        start, messages, previous = snapshot or journal.snapshot()
+        if start < journal.extracted_upto:  # another extraction got further meanwhile
+            start, messages, previous = journal.snapshot()
+        if force and not any(message_chars(m) for m in messages[start:]):
+            start, previous = 0, None
+        if not any(message_chars(m) for m in messages[start:]):
+            return None
+        end = self._batch(messages, start)
+        batch = messages[start:end]
+        try:
+            memories = self.store.render(journal.wing, self.settings.memory_budget).text
+            template = load_extract_prompt(self.settings.home)
+        except (OSError, PalaceError) as exc:
+            raise ExtractionFailed(f"cannot prepare the request: {exc}") from exc
+        request = build_messages(
+            template,
+            session_id=journal.id,
+            wing=journal.wing,
+            memories=memories,
+            previous_summary=previous,
+            conversation=batch,
+            first_index=start,
+            entry_limit=self.store.entry_limit,
+        )
+        try:
+            reply = self.client().complete(request, json_mode=True)
+        except PalaceError as exc:
+            raise ExtractionFailed(str(exc)) from exc
+        try:
+            summary, raw_items = parse_answer(reply.content)
+        except ValueError as exc:
+            raise ExtractionFailed(f"the model's answer was not usable JSON ({exc})") from exc
+        if reply.usage is not None:
+            journal.add_usage(reply.usage.input_tokens, reply.usage.output_tokens)
+        items, dropped = self._valid_items(raw_items, journal.wing)
+        results: list[ChangeResult] = []
+        if items:
+            try:
+                answers = self.store.save_many(
+                    items, message=f"memory: extract {len(items)} from session {journal.id}", by="extracted"
+                )
+            except PalaceError as exc:
+                raise ExtractionFailed(str(exc)) from exc
+            for answer in answers:
+                if isinstance(answer, ChangeResult):
+                    results.append(answer)
+                else:
+                    dropped += 1
+        summary = redact(" ".join(summary.split()) if "\n\n" not in summary else summary.strip())
+        if len(summary) > MAX_SUMMARY_CHARS:
+            summary = summary[: MAX_SUMMARY_CHARS - 1] + "…"
+        journal.record_extraction(end, summary, results, dropped)
+        self.last_error = None
+        self._retry_at = 0.0
+        return ExtractionOutcome(summary=journal.summary or "", results=results, dropped=dropped, upto=end)
+
+    def _valid_items(self, raw_items: list[Any], wing: str | None) -> tuple[list[tuple[str, str]], int]:
+        """Items worth handing to save_many; the rest is counted as dropped (save_many drops more)."""
+        known_wings = {wing_key(wing)} if wing else set()
+        with contextlib.suppress(PalaceError):
+            known_wings.update(wing_key(w) for w in self.store.document().wings())
+        items: list[tuple[str, str]] = []
+        seen: set[tuple[str, str]] = set()
+        dropped = 0
+        for raw in raw_items:
+            if len(items) >= MAX_ITEMS or not isinstance(raw, dict):
+                dropped += 1
+                continue
+            path, content = raw.get("path"), raw.get("content")
+            if not isinstance(path, str) or not isinstance(content, str):
+                dropped += 1
+                continue
+            try:
+                parsed = parse_path(path)
+            except MemoryPathError:
+                dropped += 1
+                continue
+            if parsed.wing is not None and wing_key(parsed.wing) not in known_wings:
+                dropped += 1  # a wing the model made up: not this session's, not in the file
+                continue
+            if parsed.wing is not None and wing and wing_key(parsed.wing) == wing_key(wing):
+                path = f"{wing}/{parsed.hall.value}/{parsed.room}"  # the session's own spelling of its wing
+            content = clean_content(content)
+            key = (str(parse_path(path)).casefold(), normalise(content))
+            if key in seen:
+                dropped += 1
+                continue
+            seen.add(key)
+            items.append((path, content))
+        return items, dropped

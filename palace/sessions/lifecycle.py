@@ -1,0 +1,137 @@
+"""A session's life: resume an earlier one, finish one (final extraction, archive), archive the orphans."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from palace.errors import PalaceError
+from palace.memory.secrets import redact
+from palace.sessions.archive import archive_path, write_archive
+from palace.sessions.catalog import find_journal, find_orphans, list_sessions
+from palace.sessions.extract import MAX_FINAL_ROUNDS, Extractor
+from palace.sessions.journal import Journal, content_text, is_live, now, sessions_dir
+
+
+def resume(home: Path, session_id: str | None = None) -> Journal:
+    """Take over an earlier session: the latest one not in use, or the one named by id or prefix."""
+    if session_id is not None and session_id.strip():
+        return Journal.take_over(find_journal(home, session_id))
+    for info in list_sessions(home):
+        if info.journal is not None and not is_live(info.journal):
+            return Journal.take_over(info.journal)
+    raise PalaceError(f"no session to resume in {sessions_dir(home)}")
+
+
+def finish(extractor: Extractor, journal: Journal) -> Path | None:
+    """End a session: wait for a background extraction, run the final one, write and commit the archive,
+    mark the journal ended and release it. None (and no archive) for an empty session."""
+    extractor.wait()
+    journal.claim()
+    if not journal.messages and not journal.memory_events:
+        journal.discard()
+        return None
+    ended: datetime = now() if journal.live_here else (journal.ended or journal.last_activity)
+    note = _final_extraction(extractor, journal)
+    if journal.summary is None and note is None:
+        note = _fallback_summary(extractor, journal)
+    path = write_archive(journal, ended=ended, summary=note)
+    commit_archive(extractor, journal)
+    journal.end()
+    journal.close()
+    return path
+
+
+def _final_extraction(extractor: Extractor, journal: Journal) -> str | None:
+    """Extract what is pending (in up to MAX_FINAL_ROUNDS calls); a note for the archive when it failed."""
+    settings = extractor.settings
+    if not settings.extraction:
+        return None
+    minimum = max(1, settings.extract_min)
+    for _ in range(MAX_FINAL_ROUNDS):
+        if extractor.pending_chars(journal) < minimum:
+            break
+        extractor.last_error = None
+        if extractor.extract(journal) is None:
+            if extractor.last_error is not None and journal.summary is None:
+                return f"(no summary: extraction failed: {extractor.last_error})"
+            break
+    return None
+
+
+def commit_archive(extractor: Extractor, journal: Journal) -> None:
+    """Commit the session's archive through the extractor's `commit` (git autocommit); trouble only warns."""
+    if extractor.commit is None:
+        return
+    try:
+        extractor.commit([archive_path(journal)], f"session: archive {journal.id}")
+    except Exception as exc:
+        warn = extractor.commit_warn or extractor.warn
+        warn(f"the archive of session {journal.id} was written, not committed: {exc}")
+
+
+def _fallback_summary(extractor: Extractor, journal: Journal) -> str:
+    reason = "extraction is off" if not extractor.settings.extraction else "a short session"
+    first = next((content_text(m.get("content")) for m in journal.messages if m.get("role") == "user"), "")
+    first = " ".join(redact(first).split())
+    if not first:
+        return f"(no summary: {reason})"
+    if len(first) > 120:
+        first = first[:119] + "…"
+    return f'(no summary: {reason}) It began with: "{first}"'
+
+
+def archive_orphans(extractor: Extractor) -> list[str]:
+    """Archive the journals of sessions that died (no archive, no live owner); one notice line each.
+
+    Extraction runs when it is on; when it fails the session is archived anyway with a note in place of
+    the summary, its bookkeeping left as it was so that `palace sessions extract ID` can retry, and the
+    remaining orphans are archived without waiting for the failing endpoint again.
+    """
+    notices: list[str] = []
+    failure: str | None = None
+    for path in find_orphans(extractor.settings.home):
+        try:
+            journal = Journal.load(path)
+            journal.claim()
+        except PalaceError:
+            continue  # another palace took it (or it vanished) meanwhile
+        try:
+            notice, error = _archive_one(extractor, journal, failure)
+        except PalaceError as exc:
+            notice, error = f"could not archive the unfinished session {journal.id}: {exc}", None
+        finally:
+            journal.close()
+        failure = failure or error
+        if notice:
+            notices.append(notice)
+    return notices
+
+
+def _archive_one(extractor: Extractor, journal: Journal, failure: str | None) -> tuple[str, str | None]:
+    """(notice, extraction error) for one orphan."""
+    if not journal.messages and not journal.memory_events:
+        journal.discard()
+        return f"Removed the empty journal of the unfinished session {journal.id}", None
+    before = len(journal.memory_events)
+    error: str | None = None
+    if failure is not None and extractor.settings.extraction and extractor.pending_chars(journal):
+        note = None if journal.summary else f"(no summary: extraction failed: {failure})"
+        write_archive(journal, ended=journal.last_activity, summary=note)
+        commit_archive(extractor, journal)
+        journal.end()
+        error = failure
+    else:
+        extractor.last_error = None
+        finish(extractor, journal)
+        error = extractor.last_error
+    if error is not None:
+        partial = "with the summary of its first part only" if journal.summary else "without a summary"
+        return (
+            f"Archived the unfinished session {journal.id} {partial} (extraction failed: {error}); "
+            f"retry with `palace sessions extract {journal.id}`"
+        ), error
+    extracted = len(journal.memory_events) - before
+    turns = f"{journal.turns} turn{'' if journal.turns == 1 else 's'}"
+    memories = f", {extracted} {'memory' if extracted == 1 else 'memories'} extracted" if extracted else ""
+    return f"Archived the unfinished session {journal.id} ({turns}{memories})", None
