@@ -7,7 +7,7 @@ from datetime import date
 from pathlib import Path
 
 from palace.history.git import HAND_EDIT_MESSAGE, GitTrouble, first_line, is_own_repo, run_git
-from palace.memory.document import Document, Entry
+from palace.memory.document import Document, Entry, Kind
 from palace.memory.ops import normalise
 from palace.paths import MEMORIES
 
@@ -69,7 +69,7 @@ def _structure_lines(doc: Document) -> set[int]:
         if entry.path is not None:
             lines.update(range(entry.start, entry.end))
     for section in doc.sections:
-        if section.kind != "other":
+        if section.kind != Kind.OTHER:
             lines.update(range(section.heading.line, section.heading.end))
     return lines
 

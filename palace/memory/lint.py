@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from palace.errors import StoreError
-from palace.memory.document import Document
+from palace.memory.document import Document, Kind
 from palace.memory.halls import is_valid_wing, suggest_hall, unknown_hall_message
 from palace.memory.ops import normalise
 from palace.memory.secrets import find_secret
+
+Severity = Literal["error", "warning"]
 
 
 @dataclass
 class Problem:
     line: int  # 1-based; 0 for the whole file
-    severity: Literal["error", "warning"]
+    severity: Severity
     message: str
     file: str = "memories.md"
 
@@ -43,85 +46,91 @@ class LintReport:
         return f"{errors} error(s), {warnings} warning(s) in {self.entries} entries"
 
 
-def lint_document(
-    doc: Document, *, entry_limit: int = 200, soft_limit: int = 100, name: str = "memories.md"
-) -> LintReport:
-    """Every problem in doc, in line order."""
-    report = LintReport(entries=sum(1 for e in doc.entries if e.path is not None))
-    add = report.problems.append
+# A check yields (0-based line, severity, message) for each problem it finds.
+_Found = Iterator[tuple[int, Severity, str]]
 
-    def problem(line: int, severity: Literal["error", "warning"], message: str) -> None:
-        add(Problem(line + 1, severity, message, name))
 
+def _heading_problems(doc: Document) -> _Found:
+    """Misspelt halls that read as wings, wing names that are not slugs, unknown halls inside a wing."""
     for section in doc.sections:
         heading = section.heading
-        if section.kind == "wing":
+        if section.kind == Kind.WING:
             subs = [s for s in doc.sections if s.heading.level == 3 and heading.line < s.heading.line < section.end]
-            bad = [s for s in subs if s.kind != "wing-hall"]
             hint = suggest_hall(heading.text)
-            if bad and hint is not None:
-                problem(
+            if hint is not None and any(s.kind != Kind.WING_HALL for s in subs):
+                yield (
                     heading.line,
                     "error",
                     f'"## {heading.text}" reads as a wing, not a hall, so its "###" '
                     f'subsections are not halls — did you mean the hall "{hint.value}"?',
                 )
             elif not is_valid_wing(heading.text) and (subs or hint is not None):
-                problem(
+                yield (
                     heading.line,
                     "warning",
                     f'wing name "{heading.text}" is not a slug (letters, digits, ".", "_", "-")',
                 )
-        elif section.kind == "other" and section.heading.level == 3 and section.wing:
-            problem(heading.line, "error", f"in wing {section.wing}: {unknown_hall_message(heading.text)}")
-    seen_rooms: dict[str, int] = {}
+        elif section.kind == Kind.OTHER and heading.level == 3 and section.wing:
+            yield heading.line, "error", f"in wing {section.wing}: {unknown_hall_message(heading.text)}"
+
+
+def _room_problems(doc: Document) -> _Found:
+    """A room heading written twice in one hall."""
+    seen: dict[str, int] = {}
     for section in doc.sections:
-        if section.kind == "room" and section.hall is not None:
-            key = f"{(section.wing or '').casefold()}/{section.hall.value}/{section.room}"
-            if key in seen_rooms:
-                problem(
-                    section.heading.line,
-                    "warning",
-                    f"room {section.room} appears twice in {section.hall.value} (first at line {seen_rooms[key]})",
-                )
-            else:
-                seen_rooms[key] = section.heading.line + 1
-    seen_entries: dict[tuple[str, str], int] = {}
+        if section.kind != Kind.ROOM or section.hall is None:
+            continue
+        key = f"{(section.wing or '').casefold()}/{section.hall.value}/{section.room}"
+        if key in seen:
+            message = f"room {section.room} appears twice in {section.hall.value} (first at line {seen[key]})"
+            yield section.heading.line, "warning", message
+        else:
+            seen[key] = section.heading.line + 1
+
+
+def _entry_problems(doc: Document, entry_limit: int) -> _Found:
+    """Malformed dates, over-long entries, duplicates in one wing, dated items outside rooms."""
+    seen: dict[tuple[str, str], int] = {}
     for entry in doc.entries:
         if entry.path is None:
+            if entry.raw_date is not None:
+                yield entry.start, "warning", "dated entry outside a room: put it under a ### room heading"
             continue
         if entry.raw_date is not None and entry.date is None:
-            problem(entry.start, "error", f'malformed date "[{entry.raw_date}]"; write [YYYY-MM-DD]')
+            yield entry.start, "error", f'malformed date "[{entry.raw_date}]"; write [YYYY-MM-DD]'
         if len(entry.content) > entry_limit:
-            problem(entry.start, "error", f"entry is {len(entry.content)} characters; the limit is {entry_limit}")
-        entry_key = ((entry.path.wing_key or ""), normalise(entry.content))
-        if entry_key in seen_entries:
-            problem(
-                entry.start,
-                "warning",
-                f"duplicate entry (same as line {seen_entries[entry_key]}): {entry.content[:60]}",
-            )
+            yield entry.start, "error", f"entry is {len(entry.content)} characters; the limit is {entry_limit}"
+        key = ((entry.path.wing_key or ""), normalise(entry.content))
+        if key in seen:
+            yield entry.start, "warning", f"duplicate entry (same as line {seen[key]}): {entry.content[:60]}"
         else:
-            seen_entries[entry_key] = entry.start + 1
+            seen[key] = entry.start + 1
+
+
+def _text_problems(doc: Document) -> _Found:
+    """Secrets on any line, and lists kept opaque because of their layout."""
     for number, line in enumerate(doc.lines):
         kind = find_secret(line)
         if kind:
-            problem(number, "error", f"line looks like it contains a secret ({kind}); remove it")
-    for entry in doc.entries:
-        if entry.path is None and entry.raw_date is not None:
-            problem(entry.start, "warning", "dated entry outside a room: put it under a ### room heading")
+            yield number, "error", f"line looks like it contains a secret ({kind}); remove it"
     for start, _ in doc.unparsed_lists:
-        problem(start, "warning", "list with an unusual layout is kept as plain text, not read as entries")
+        yield start, "warning", "list with an unusual layout is kept as plain text, not read as entries"
+
+
+def lint_document(
+    doc: Document, *, entry_limit: int = 200, soft_limit: int = 100, name: str = "memories.md"
+) -> LintReport:
+    """Every problem in doc, in line order."""
+    report = LintReport(entries=sum(1 for e in doc.entries if e.path is not None))
+    checks = (_heading_problems(doc), _room_problems(doc), _entry_problems(doc, entry_limit), _text_problems(doc))
+    for found in checks:
+        report.problems.extend(Problem(line + 1, severity, message, name) for line, severity, message in found)
     if report.entries > soft_limit:
-        add(
-            Problem(
-                0,
-                "warning",
-                f"{report.entries} entries, more than the soft limit of {soft_limit}; "
-                "consider forgetting stale ones (nothing is deleted automatically)",
-                name,
-            )
+        message = (
+            f"{report.entries} entries, more than the soft limit of {soft_limit}; "
+            "consider forgetting stale ones (nothing is deleted automatically)"
         )
+        report.problems.append(Problem(0, "warning", message, name))
     report.problems.sort(key=lambda p: p.line)
     return report
 

@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from palace.errors import ContentError, EntryNotFoundError, SecretError, StoreError
-from palace.memory.document import Document, Entry, Section, entry_line, words_of
-from palace.memory.document import normalise as normalise  # the comparison key, part of this module's API
-from palace.memory.halls import Hall, MemoryPath, wing_key
+from palace.memory.document import Document, Entry, Kind, Section, SectionSig, entry_line
+from palace.memory.halls import Hall, MemoryPath
+from palace.memory.keys import normalise as normalise  # the comparison key, part of this module's API
+from palace.memory.keys import words_of
 from palace.memory.secrets import find_secret
 
 Action = Literal["saved", "refreshed", "unchanged", "replaced", "forgotten"]
@@ -126,13 +127,7 @@ def _dated_line(doc: Document, entry: Entry, day: str) -> str:
 # HTML block swallows the lines after it), so a line written in the wrong place could vanish into the
 # user's text or change how the user's own lines read; a checked edit never does.
 
-_SectionSig = tuple[str, int, str | None, Hall | None, str | None]
 _EntrySig = tuple[str | None, Hall | None, str | None, str]
-
-
-def _section_sig(section: Section) -> _SectionSig:
-    wing = wing_key(section.wing) if section.wing else None
-    return (section.kind, section.heading.level, wing, section.hall, section.room)
 
 
 def _entry_sig(entry: Entry) -> _EntrySig:
@@ -145,9 +140,9 @@ def _path_entry_sig(path: MemoryPath, content: str) -> _EntrySig:
     return (path.wing_key, path.hall, path.room, content)
 
 
-def _structure(doc: Document, first: int, end: int) -> tuple[list[_SectionSig], list[_EntrySig]]:
+def _structure(doc: Document, first: int, end: int) -> tuple[list[SectionSig], list[_EntrySig]]:
     """What the headings and entries that start in lines [first, end) mean."""
-    sections = [_section_sig(s) for s in doc.sections if first <= s.heading.line < end]
+    sections = [s.sig for s in doc.sections if first <= s.heading.line < end]
     return sections, [_entry_sig(e) for e in doc.entries_between(first, end)]
 
 
@@ -161,7 +156,7 @@ def _checked(
     start: int,
     end: int,
     new_lines: list[str],
-    added_sections: list[_SectionSig],
+    added_sections: list[SectionSig],
     added_entries: list[_EntrySig],
 ) -> bytes | None:
     """doc's bytes with lines[start:end] replaced by new_lines, if that parses as intended: the sections and
@@ -169,10 +164,10 @@ def _checked(
     data = doc.splice(start, end, new_lines)
     new = doc.reparse(data)
     first, old_end, new_end = 0, len(doc.lines), len(new.lines)
-    if new is not doc and new.derived is not None and new.derived[3]:
+    if new is not doc and new.derived is not None and new.derived.same_after:
         # Only a window around the change was parsed again, and what follows it still means the same:
         # comparing the window, up to the next heading after it, compares everything.
-        window_start, window_old_end, window_new_end, _ = new.derived
+        window_start, window_old_end, window_new_end = new.derived.first, new.derived.old_end, new.derived.new_end
         if window_start <= start and end <= window_old_end:
             first = window_start
             old_end, new_end = _next_heading(doc, window_old_end), _next_heading(new, window_new_end)
@@ -303,15 +298,15 @@ def _insert(doc: Document, path: MemoryPath, text: str, day: str) -> bytes:
     line = entry_line(text, day)
     room_level = 4 if path.wing else 3
     wing = path.wing or ""
-    room_sig: _SectionSig = ("room", room_level, path.wing_key, path.hall, path.room)
-    hall_sig: _SectionSig = (
-        ("wing-hall", 3, path.wing_key, path.hall, None) if path.wing else ("hall", 2, None, path.hall, None)
+    room_sig: SectionSig = (Kind.ROOM, room_level, path.wing_key, path.hall, path.room)
+    hall_sig: SectionSig = (
+        (Kind.WING_HALL, 3, path.wing_key, path.hall, None) if path.wing else (Kind.HALL, 2, None, path.hall, None)
     )
-    wing_sig: _SectionSig = ("wing", 2, path.wing_key, None, None)
+    wing_sig: SectionSig = (Kind.WING, 2, path.wing_key, None, None)
     room_head = f"{'#' * room_level} {path.room}"
     hall_head = f"{'###' if path.wing else '##'} {path.hall.value}"
     # (where, lines, new sections) in order of preference
-    tries: list[tuple[int, list[str], list[_SectionSig]]] = []
+    tries: list[tuple[int, list[str], list[SectionSig]]] = []
     entries = doc.room_entries(path)
     rooms = doc.room_sections(path)
     halls = doc.hall_sections(path.wing, path.hall)

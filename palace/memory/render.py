@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from palace.memory.document import Document
+from palace.memory.document import Document, Kind
 from palace.memory.halls import wing_key
 
 
@@ -29,53 +29,75 @@ def _display(line: str) -> str:
     return line.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-def render_document(doc: Document, wing: str | None, budget: int) -> Rendered:
-    """The wing-less halls and the given wing verbatim; oldest entries left out whole when over budget."""
-    key = wing_key(wing) if wing else None
-    count = len(doc.lines)
-    hidden = bytearray(count)
-    others: dict[str, str] = {}
-    for section in doc.sections:
-        if section.kind == "wing" and section.wing and wing_key(section.wing) != key:
-            others.setdefault(wing_key(section.wing), section.wing)
-            hidden[section.heading.line : section.end] = b"\x01" * (section.end - section.heading.line)
-    lines = [line if line.isascii() else _display(line) for line in doc.lines]
-    kept = [i for i in range(count) if not hidden[i]]
-    while kept and not lines[kept[-1]].strip():
-        kept.pop()
-    sizes = [len(line) if line.isascii() else len(line.encode("utf-8")) for line in lines]
-    entries = [e for e in doc.entries if not hidden[e.start] and e.path is not None]
-    tail: list[str] = []
-    if others:
-        tail.append(f"(Other wings, not shown: {', '.join(others.values())}.)")
+def _note(left: int, budget: int) -> str:
+    return f"({left} older entries left out to fit the {budget}-byte memory budget; MemoryRecall finds them.)"
 
-    def note(left: int) -> str:
-        return f"({left} older entries left out to fit the {budget}-byte memory budget; MemoryRecall finds them.)"
 
-    def size(texts: list[str]) -> int:
-        return sum(len(text.encode("utf-8")) + 1 for text in texts)
+class _Layout:
+    """The lines of one wing's view of a document and their sizes, as the prompt joins them."""
 
-    # Joined with newlines, with a blank line before the tail: each line costs its bytes plus one.
-    total = sum(sizes[i] for i in kept) + len(kept) + size(tail)
-    left_out = 0
-    cut = False
-    if total > budget:
-        order = sorted(entries, key=lambda e: (e.sort_date, e.start))
-        dropped = bytearray(count)
-        room_for_note = size([note(len(entries))])
-        for entry in order:
+    def __init__(self, doc: Document, wing: str | None) -> None:
+        key = wing_key(wing) if wing else None
+        count = len(doc.lines)
+        hidden = bytearray(count)
+        others: dict[str, str] = {}
+        for section in doc.sections:
+            if section.kind == Kind.WING and section.wing and wing_key(section.wing) != key:
+                others.setdefault(wing_key(section.wing), section.wing)
+                hidden[section.heading.line : section.end] = b"\x01" * (section.end - section.heading.line)
+        self.lines = [line if line.isascii() else _display(line) for line in doc.lines]
+        self.sizes = [len(line) if line.isascii() else len(line.encode("utf-8")) for line in self.lines]
+        self.kept = [i for i in range(count) if not hidden[i]]
+        while self.kept and not self.lines[self.kept[-1]].strip():
+            self.kept.pop()
+        self.entries = [e for e in doc.entries if not hidden[e.start] and e.path is not None]
+        self.others = list(others.values())
+        self.tail = [f"(Other wings, not shown: {', '.join(self.others)}.)"] if others else []
+
+    def total(self) -> int:
+        """Bytes of the text: each line and each tail line costs its bytes plus a newline."""
+        return sum(self.sizes[i] + 1 for i in self.kept) + sum(len(t.encode("utf-8")) + 1 for t in self.tail)
+
+    def leave_out_oldest(self, budget: int) -> int:
+        """Drop the oldest entries whole until the text and the closing note fit; how many were dropped."""
+        total = self.total()
+        room_for_note = len(_note(len(self.entries), budget).encode("utf-8")) + 1
+        dropped: set[int] = set()
+        left_out = 0
+        for entry in sorted(self.entries, key=lambda e: (e.sort_date, e.start)):
             if total + room_for_note <= budget:
                 break
             for i in range(entry.start, entry.end):
-                if not hidden[i] and not dropped[i]:
-                    dropped[i] = 1
-                    total -= sizes[i] + 1
+                if i not in dropped:
+                    dropped.add(i)
+                    total -= self.sizes[i] + 1
             left_out += 1
-        kept = [i for i in kept if not dropped[i]]
-        tail.append(note(left_out))
-        total = sum(sizes[i] for i in kept) + len(kept) + size(tail)
-        while kept and total > budget:
-            total -= sizes[kept.pop()] + 1
+        self.kept = [i for i in self.kept if i not in dropped]
+        self.tail.append(_note(left_out, budget))
+        return left_out
+
+    def cut_to(self, budget: int) -> bool:
+        """Drop whole lines from the end until the text fits; whether any had to go."""
+        total = self.total()
+        cut = False
+        while self.kept and total > budget:
+            total -= self.sizes[self.kept.pop()] + 1
             cut = True
-    text = "\n".join([lines[i] for i in kept] + ([""] if tail and kept else []) + tail)
-    return Rendered(text, total_entries=len(entries), left_out=left_out, other_wings=list(others.values()), cut=cut)
+        return cut
+
+    def text(self) -> str:
+        body = [self.lines[i] for i in self.kept]
+        return "\n".join(body + ([""] if self.tail and body else []) + self.tail)
+
+
+def render_document(doc: Document, wing: str | None, budget: int) -> Rendered:
+    """The wing-less halls and the given wing verbatim; oldest entries left out whole when over budget."""
+    layout = _Layout(doc, wing)
+    left_out = 0
+    cut = False
+    if layout.total() > budget:
+        left_out = layout.leave_out_oldest(budget)
+        cut = layout.cut_to(budget)
+    return Rendered(
+        layout.text(), total_entries=len(layout.entries), left_out=left_out, other_wings=layout.others, cut=cut
+    )

@@ -1,0 +1,251 @@
+"""The blocks mistune's block parser finds in lines of memories.md, with the line each starts at.
+
+Only top-level headings and top-level list items are structure; the insides of lists and block quotes are
+never parsed (their extent is found by the top-level parse; their content never matters).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, NamedTuple
+
+from mistune.block_parser import BlockParser
+from mistune.core import BlockState
+
+from palace.memory.halls import MemoryPath
+from palace.memory.keys import normalise, words_of
+
+ITEM_RE = re.compile(r"^(?P<indent> {0,3})(?P<bullet>[-*+])(?P<gap>[ \t]+|$)(?P<rest>.*)$")
+_DATE_RE = re.compile(r"^\[(?P<date>[^\]\s]{1,24})\][ \t]*")
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+class _TrackingState(BlockState):
+    """Block state that notes where each top-level token starts in the source."""
+
+    def add_paragraph(self, text: str) -> None:
+        last = self.last_token()
+        super().add_paragraph(text)
+        if self.parent is None and self.tokens[-1] is not last:
+            self.tokens[-1].setdefault("_start", self.cursor)
+
+    def append_token(self, token: dict[str, Any]) -> None:
+        if self.parent is None:
+            token.setdefault("_start", self.cursor)
+        super().append_token(token)
+
+    def append_paragraph(self) -> int | None:
+        # Only the paragraph that ends right here can go on. mistune also asks while it is inside a list
+        # (a quote that interrupts a list, lazily continued into an empty `*` item), when the last token
+        # is a paragraph from before the list: continuing that one would scramble the token stream.
+        last = self.last_token()
+        if self.parent is None and last and last["type"] == "paragraph":
+            start = last.get("_start")
+            if start is not None and start + len(last["text"]) != self.cursor:
+                return None
+        return super().append_paragraph()
+
+
+class _TrackingParser(BlockParser):
+    """Block parser that stamps top-level tokens with the offset where their block began.
+
+    Only the top level is structure, so the insides of lists and block quotes are not parsed: their
+    extent is found by the top-level parse, their content never matters (and skipping it makes the
+    parse several times faster).
+    """
+
+    state_cls = _TrackingState
+
+    def parse(self, state: BlockState, rules: list[str] | None = None) -> None:
+        if state.parent is not None:
+            return  # the inside of a list item or a block quote: opaque to palace
+        super().parse(state, rules)
+
+    def parse_ref_link(self, m: re.Match[str], state: BlockState) -> int | None:
+        # A link reference definition makes no token; give it one so that the lines it spans are not
+        # counted into the block before it (an entry would otherwise swallow a `[x]: url` line).
+        last = state.last_token()
+        continues_paragraph = bool(last) and last["type"] == "paragraph"
+        end: int | None = super().parse_ref_link(m, state)
+        if end and not continues_paragraph and state.parent is None:
+            state.append_token({"type": "ref_link"})
+        return end
+
+    def parse_method(self, m: re.Match[str], state: BlockState) -> int | None:
+        if state.parent is not None:
+            return super().parse_method(m, state)
+        before = len(state.tokens)
+        end: int | None = super().parse_method(m, state)
+        # A list or quote appends its token only when it ends; the match start is where it began.
+        for token in state.tokens[before:]:
+            if not token.get("_stamped"):
+                token["_start"] = m.start()
+                token["_stamped"] = True
+        return end
+
+
+@functools.cache
+def _parser() -> _TrackingParser:
+    return _TrackingParser()  # built on first use: compiling mistune's rules costs ~20 ms at import
+
+
+@dataclass
+class Heading:
+    line: int
+    end: int  # exclusive; a setext heading spans its paragraph's lines and the underline
+    level: int
+    text: str
+
+
+@dataclass
+class Entry:
+    """A top-level list item inside a room: `- [YYYY-MM-DD] content`."""
+
+    start: int
+    end: int  # exclusive, trailing blank lines excluded
+    bullet: str
+    date: str | None  # a valid ISO date, or None
+    raw_date: str | None  # whatever stood in the leading brackets, valid or not
+    content: str
+    path: MemoryPath | None  # None when the item is not inside a room
+
+    @property
+    def sort_date(self) -> str:
+        return self.date or ""
+
+    @functools.cached_property
+    def key(self) -> str:
+        """The content normalised for comparison (see `normalise`)."""
+        return normalise(self.content)
+
+    @functools.cached_property
+    def words(self) -> frozenset[str]:
+        """The content's words, for near-duplicate detection (see `words_of`)."""
+        return words_of(self.content)
+
+    def _moved(self, delta: int) -> Entry:
+        copy = object.__new__(Entry)
+        copy.__dict__.update(self.__dict__)
+        copy.start += delta
+        copy.end += delta
+        return copy
+
+
+class Block(NamedTuple):
+    """A top-level block: lines [first, end) and mistune's type for it."""
+
+    first: int
+    end: int
+    kind: str  # "heading", "list", "paragraph", "blank_line", "block_code", "block_html", "block_quote", ...
+
+
+class Scan(NamedTuple):
+    """The structure found in a range of lines."""
+
+    blocks: list[Block]
+    headings: list[Heading]
+    lists: list[tuple[int, int]]
+    unparsed_lists: list[tuple[int, int]]
+    entries: list[Entry]
+    last: str | None  # the type of the last block
+
+
+def _tokens(lines: list[str], first: int, last: int) -> tuple[str, list[dict[str, Any]]]:
+    """mistune's top-level tokens for lines [first, last), in document order, and the source parsed."""
+    # Lone carriage returns would read as line breaks to mistune and shift every offset.
+    source = ("\n".join(lines[first:last]) + "\n").replace("\r", " ")
+    state = _TrackingState()
+    state.process(source)
+    _parser().parse(state)
+    # In document order: a block quote that a list interrupts is put before the list's last token.
+    return source, sorted((t for t in state.tokens if "_start" in t), key=lambda t: int(t["_start"]))
+
+
+def scan(lines: list[str], first: int, last: int) -> Scan:
+    """The structure of lines [first, last), parsed on their own."""
+    found = Scan([], [], [], [], [], None)
+    if last <= first:
+        return found
+    source, tokens = _tokens(lines, first, last)
+    line_of: list[int] = []
+    offset = line = 0
+    for token in tokens:
+        line += source.count("\n", offset, token["_start"])
+        offset = token["_start"]
+        line_of.append(first + line)
+    line_of.append(last)
+    for index, token in enumerate(tokens):
+        start, end = line_of[index], max(line_of[index + 1], line_of[index] + 1)
+        kind = str(token["type"])
+        found.blocks.append(Block(start, end, kind))
+        if kind == "heading":
+            found.headings.append(_heading(token, start, end))
+        elif kind == "list":
+            while end > start + 1 and not lines[end - 1].strip():
+                end -= 1
+            found.lists.append((start, end))
+            _list_items(lines, found, start, end, len(token.get("children") or []))
+    return found._replace(last=found.blocks[-1].kind if found.blocks else None)
+
+
+def _heading(token: dict[str, Any], start: int, end: int) -> Heading:
+    stop = start + 1
+    if token.get("style") == "setext":  # the paragraph's lines, then the underline
+        stop = min(start + token["text"].rstrip("\n").count("\n") + 2, end)
+    return Heading(start, stop, int(token["attrs"]["level"]), " ".join(token["text"].split()))
+
+
+def _list_items(lines: list[str], found: Scan, first: int, last: int, expected: int) -> None:
+    """The entries of the list in lines [first, last), unless its shape is unusual (then it stays opaque)."""
+    starts: list[int] = []
+    content_col = 0
+    bullet = ""
+    for index in range(first, last):
+        line = lines[index].expandtabs(4)
+        match = ITEM_RE.match(line)
+        indent = len(line) - len(line.lstrip(" "))
+        if match and (not starts or (indent < content_col and match["bullet"] == bullet)):
+            bullet = match["bullet"]
+            gap = len(match["gap"].expandtabs(4)) if match["gap"] else 1
+            content_col = len(match["indent"]) + 1 + (gap if 1 <= gap <= 4 else 1)
+            starts.append(index)
+    if len(starts) != expected or not starts or starts[0] != first:
+        found.unparsed_lists.append((first, last))  # unusual shape: keep it opaque, never edit it
+        return
+    for number, start in enumerate(starts):
+        end = starts[number + 1] if number + 1 < len(starts) else last
+        while end > start + 1 and not lines[end - 1].strip():
+            end -= 1
+        found.entries.append(_entry(lines, start, end))
+
+
+def _entry(lines: list[str], start: int, end: int) -> Entry:
+    match = ITEM_RE.match(lines[start].expandtabs(4))
+    assert match is not None
+    rest = lines[start].lstrip(" ")[1:].lstrip(" \t")
+    raw_date = found_date = None
+    dated = _DATE_RE.match(rest)
+    if dated and dated["date"].lower() not in {"x", " "}:
+        raw_date = dated["date"]
+        if _ISO_DATE.match(raw_date) and _valid_date(raw_date):
+            found_date = raw_date
+        rest = rest[dated.end() :]
+    pieces = [rest.strip()] + [lines[i].strip() for i in range(start + 1, end)]
+    content = " ".join(piece for piece in pieces if piece)
+    return Entry(start, end, match["bullet"], found_date, raw_date, content, None)
+
+
+def _valid_date(text: str) -> bool:
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+def entry_line(content: str, day: str) -> str:
+    """The line palace writes for an entry."""
+    return f"- [{day}] {content}"
