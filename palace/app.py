@@ -113,12 +113,14 @@ class App:
     def start_journal(self, wing: str | None) -> Journal:
         from palace.sessions.journal import Journal
 
-        return Journal.start(self.settings.home, model=self.settings.model, wing=wing)
+        return Journal.start(self.settings.home, model=self.settings.model, wing=wing, warn=self.warn)
 
     def resume_journal(self, session_id: str | None) -> Journal:
         from palace.sessions.lifecycle import resume
 
-        return resume(self.settings.home, session_id)
+        journal = resume(self.settings.home, session_id)
+        journal.warn = self.warn
+        return journal
 
     def finish(self, extractor: Extractor, journal: Journal) -> Path | None:
         """Final extraction, archive, commit; None for an empty session (its journal is removed)."""

@@ -354,8 +354,8 @@ def test_locked_repo_costs_one_warning(palace: Palace) -> None:
     assert len(warnings) == 1 and "index.lock" in warnings[0]
     (home / ".git" / "index.lock").unlink()
     warnings.clear()
-    store.save("Preferences/shells", "The user uses zsh")  # the stuck change goes in as a hand edit first
-    assert subjects(home)[:2] == ["memory: save Preferences/shells", "memory: hand edit"]
+    store.save("Preferences/shells", "The user uses zsh")  # the stuck change goes in first, under its own name
+    assert subjects(home)[:2] == ["memory: save Preferences/shells", "memory: save Preferences/shells (committed late)"]
     assert warnings == []
 
 

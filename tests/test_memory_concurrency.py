@@ -159,12 +159,12 @@ def test_a_writer_killed_at_random_moments_leaves_the_old_or_the_new_file(tmp_pa
 
 def _kill_at(home: str, point: str) -> None:
     """Save one entry and SIGKILL this process at a precise point of the write."""
-    from palace.memory import store as store_module
+    from palace.memory import files as store_module
 
     def die() -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
-    real_fsync, real_rename, real_fsync_dir = os.fsync, store_module._renameat2(), store_module._fsync_dir
+    real_fsync, real_rename, real_fsync_dir = os.fsync, store_module._renameat2(), store_module.fsync_dir
     if point == "temp written, before its fsync":
         os.fsync = lambda fd: die()  # type: ignore[assignment]
     elif point == "after the temp fsync, before the swap":
@@ -175,14 +175,14 @@ def _kill_at(home: str, point: str) -> None:
 
         os.fsync = fsync_then_die  # type: ignore[assignment]
     elif point == "after the swap, before the folder fsync":
-        store_module._fsync_dir = lambda folder: die()  # type: ignore[assignment]
+        store_module.fsync_dir = lambda folder: die()  # type: ignore[assignment]
     elif point == "after the folder fsync":
 
         def fsync_dir_then_die(folder: Path) -> None:
             real_fsync_dir(folder)
             die()
 
-        store_module._fsync_dir = fsync_dir_then_die  # type: ignore[assignment]
+        store_module.fsync_dir = fsync_dir_then_die  # type: ignore[assignment]
     del real_rename
     MemoryStore(Path(home), today=lambda: TODAY).save("Preferences/editors", "Zed")
 

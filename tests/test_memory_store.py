@@ -11,6 +11,7 @@ import pytest
 
 from palace.errors import ContentError, EntryNotFoundError, MemoryPathError, StoreError, UndoError
 from palace.memory import MemoryStore
+from palace.memory import files as files_module
 from palace.memory import store as store_module
 from palace.memory.document import Document
 
@@ -103,8 +104,8 @@ def hand_edit(file: Path, style: str, line: str) -> None:
 def swap(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Both ways of putting the new file in place: Linux's atomic exchange, and the portable fallback."""
     if request.param == "check-then-rename":
-        monkeypatch.setattr(store_module, "_renameat2", lambda: None)
-    elif store_module._renameat2() is None:
+        monkeypatch.setattr(files_module, "_renameat2", lambda: None)
+    elif files_module._renameat2() is None:
         pytest.skip("no renameat2 here")
     return str(request.param)
 
@@ -125,11 +126,11 @@ def test_an_editor_saving_while_palace_writes_loses_nothing(home: Path, style: s
 def test_an_editor_saving_between_the_last_look_and_the_swap_is_put_back(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if store_module._renameat2() is None:
+    if files_module._renameat2() is None:
         pytest.skip("no renameat2 here: the fallback has this microsecond window (see the docstring)")
     store = MemoryStore(home, today=lambda: TODAY)
     store.save("Preferences/editors", "Helix")
-    real = store_module._read_or_none
+    real = files_module._read_or_none
     looks: list[bytes | None] = []
 
     def editor_saves_right_after_the_look(file: Path) -> bytes | None:
@@ -139,7 +140,7 @@ def test_an_editor_saving_between_the_last_look_and_the_swap_is_put_back(
         looks.append(seen)
         return seen
 
-    monkeypatch.setattr(store_module, "_read_or_none", editor_saves_right_after_the_look)
+    monkeypatch.setattr(files_module, "_read_or_none", editor_saves_right_after_the_look)
     assert store.save("Preferences/editors", "Zed").action == "saved"
     text = store.file.read_text()
     assert "Hand edit made in the last microsecond.\n" in text  # swapped out, seen, put back, redone
@@ -154,7 +155,7 @@ def test_an_in_place_write_into_the_replaced_file_is_redone(
     store = MemoryStore(home, today=lambda: TODAY)
     store.save("Preferences/editors", "Helix")
     editor = os.open(store.file, os.O_WRONLY | os.O_APPEND)  # opened before palace replaces the file
-    real = store_module._fsync_dir
+    real = files_module.fsync_dir
     writes: list[int] = []
 
     def late_write(folder: Path) -> None:
@@ -162,7 +163,7 @@ def test_an_in_place_write_into_the_replaced_file_is_redone(
         if not writes:  # lands in the old file, after palace swapped in its new one
             writes.append(os.write(editor, b"\nA late hand edit.\n"))
 
-    monkeypatch.setattr(store_module, "_fsync_dir", late_write)
+    monkeypatch.setattr(files_module, "fsync_dir", late_write)
     try:
         store.save("Preferences/editors", "Zed")
     finally:
@@ -178,14 +179,14 @@ def test_a_failing_redo_gives_the_editor_its_text_back(home: Path, monkeypatch: 
     store.save("Preferences/editors", "Zed")
     edited = store.file.read_bytes().replace(b"- [2026-11-30] Zed\n", b"A hand note instead of Zed.\n")
     editor = os.open(store.file, os.O_WRONLY)  # an editor with the file open, writing in place
-    real = store_module._fsync_dir
+    real = files_module.fsync_dir
 
     def editor_removes_zed(folder: Path) -> None:
         real(folder)
         os.ftruncate(editor, 0)
         os.pwrite(editor, edited, 0)  # lands in the file palace just replaced
 
-    monkeypatch.setattr(store_module, "_fsync_dir", editor_removes_zed)
+    monkeypatch.setattr(files_module, "fsync_dir", editor_removes_zed)
     try:
         with pytest.raises(EntryNotFoundError):
             store.forget("Preferences/editors", "Zed")  # redone on the editor's text, where Zed is gone

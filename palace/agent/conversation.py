@@ -97,7 +97,7 @@ class Conversation:
         self._prompt_digest = hashlib.sha256(data).hexdigest()
         self._own.digest = self._prompt_digest
         self.rendered = self.store.render(self.wing, self.settings.memory_budget)
-        if self.rendered.warning and data.strip():
+        if self.rendered.warning and (data.strip() or self.rendered.unreadable):
             notices.append(self.rendered.warning)
         if self.rendered.left_out and not self._budget_told:
             self._budget_told = True

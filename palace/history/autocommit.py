@@ -8,6 +8,9 @@ or not there is git. Only the git command line is used (history/git.py).
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -44,6 +47,7 @@ class GitHistory:
         self.autocommit = autocommit
         self.warn = warn
         self._warned = False  # at most one warning per change (before_write + after_write)
+        self._late = _LateCommits(self.home / ".git" / "palace-uncommitted.jsonl")
 
     @property
     def is_repo(self) -> bool:
@@ -68,7 +72,8 @@ class GitHistory:
         raise GitTrouble(f"{self.home}/.git exists but is not a usable git repository")
 
     def before_write(self, file: Path) -> None:
-        """Commit a pending hand edit of the memory file as its own commit."""
+        """Commit what is pending in the memory file first: palace's own changes that could not be committed
+        earlier (under their own names), else a hand edit (as its own commit)."""
         self._warned = False
         if not self._wants_git():
             return
@@ -76,7 +81,8 @@ class GitHistory:
             self._check_top()
             rel = relative_to_home(self.home, file)
             if has_pending_change(self.home, rel):
-                commit_files(self.home, [rel], HAND_EDIT_MESSAGE)
+                commit_files(self.home, [rel], self._late.message(_digest(file)))
+                self._late.clear()
         except GitTrouble as exc:
             self._trouble("hand edit not committed", exc)
 
@@ -95,8 +101,10 @@ class GitHistory:
         if self._wants_git():
             try:
                 self._check_top()
-                commit_files(self.home, [relative_to_home(self.home, file)], message)
+                commit_files(self.home, [relative_to_home(self.home, file)], self._late.message(None, message))
+                self._late.clear()
             except GitTrouble as exc:
+                self._late.add(message, hashlib.sha256(after).hexdigest())
                 self._trouble("the change is saved, not committed", exc)
         self._warned = False
 
@@ -110,3 +118,54 @@ class GitHistory:
         except GitTrouble as exc:
             self.warn(f"{exc} — {message!r} not committed")
             return False
+
+
+def _digest(file: Path) -> str | None:
+    try:
+        return hashlib.sha256(file.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+class _LateCommits:
+    """palace's changes that git could not commit (a locked index...), kept inside .git until it can, so
+    that they are committed under their own names, not as a hand edit."""
+
+    def __init__(self, file: Path) -> None:
+        self.file = file
+
+    def _records(self) -> list[dict[str, str]]:
+        try:
+            lines = self.file.read_text(encoding="utf-8").splitlines()
+        except OSError:
+            return []
+        records = []
+        for line in lines:
+            with contextlib.suppress(ValueError):
+                record = json.loads(line)
+                if isinstance(record, dict) and isinstance(record.get("message"), str):
+                    records.append({"message": record["message"], "digest": str(record.get("digest"))})
+        return records
+
+    def add(self, message: str, digest: str) -> None:
+        with contextlib.suppress(OSError), self.file.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps({"message": message, "digest": digest}) + "\n")
+
+    def clear(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            self.file.unlink()
+
+    def message(self, digest: str | None, current: str | None = None) -> str:
+        """The commit message for what is pending: the late changes by name, then `current` (palace's change
+        being committed now) or, when the file is not what palace last wrote, the hand edit on top."""
+        late = [r["message"] for r in self._records()]
+        if not late:
+            return current or HAND_EDIT_MESSAGE
+        names = [m.removeprefix("memory: ") for m in late]
+        if current is not None:
+            names.append(current.removeprefix("memory: "))
+        elif digest != self._records()[-1]["digest"]:
+            names.append("hand edit")
+        if len(names) == 1:
+            return f"memory: {names[0]} (committed late)"
+        return f"memory: {len(names)} changes committed together: " + "; ".join(names)

@@ -15,6 +15,7 @@ HAND_EDIT_MESSAGE = "memory: hand edit"
 _GIT_TIMEOUT = 30.0
 _LOCK_RETRIES = 20  # a busy index.lock is retried this many times...
 _LOCK_WAIT = 0.1  # ...this many seconds apart
+_STALE_LOCK_SECONDS = 60.0  # without /proc, an index.lock this old counts as left over
 
 # Environment variables that point git at another repository (set, e.g., when palace runs inside a hook).
 _GIT_LOCATION_VARS = (
@@ -104,13 +105,19 @@ def identity_args(home: Path) -> list[str]:
 
 
 def commit_files(home: Path, rels: Sequence[str], message: str) -> bool:
-    """Commit exactly these paths; a busy index (the user's own git running) is retried for a moment."""
+    """Commit exactly these paths; a busy index (the user's own git running) is retried for a moment, a
+    stale one (left by a killed git) is named at once with what to do."""
     with _commit_lock(home):  # palace's own commits (threads and processes alike) take turns
         for attempt in range(_LOCK_RETRIES + 1):
             try:
                 return _commit_once(home, rels, message)
             except GitTrouble as exc:
-                if "index.lock" not in str(exc) or attempt == _LOCK_RETRIES:
+                if "index.lock" not in str(exc):
+                    raise
+                stale = stale_index_lock(home)
+                if stale is not None:
+                    raise GitTrouble(stale_lock_message(stale)) from exc
+                if attempt == _LOCK_RETRIES:
                     raise
                 time.sleep(_LOCK_WAIT)
     raise AssertionError("unreachable")
@@ -148,8 +155,51 @@ def has_pending_change(home: Path, rel: str) -> bool:
 
 
 def relative_to_home(home: Path, path: Path) -> str:
+    """path relative to the palace; a symlink itself is named (git tracks the link, not its target)."""
     path = path if path.is_absolute() else home / path
     try:
-        return path.resolve().relative_to(home.resolve()).as_posix()
+        return (path.parent.resolve() / path.name).relative_to(home.resolve()).as_posix()
     except ValueError as exc:
         raise GitTrouble(f"{path} is not inside the palace {home}") from exc
+
+
+def _held_open(lock: Path) -> bool | None:
+    """Whether some process has lock open (Linux: /proc/*/fd); None where that cannot be seen."""
+    proc = Path("/proc")
+    if not (proc / "self" / "fd").is_dir():
+        return None
+    wanted = os.path.realpath(lock)
+    for pid in os.listdir(proc):
+        if not pid.isdigit():
+            continue
+        try:
+            fds = os.listdir(proc / pid / "fd")
+        except OSError:
+            continue  # gone, or another user's process
+        for fd in fds:
+            try:
+                if os.readlink(proc / pid / "fd" / fd) == wanted:
+                    return True
+            except OSError:
+                continue
+    return False
+
+
+def stale_index_lock(home: Path) -> Path | None:
+    """git's index.lock when it is left over from a git command that was killed (no process holds it)."""
+    lock = home / ".git" / "index.lock"
+    try:
+        age = time.time() - lock.stat().st_mtime
+    except OSError:
+        return None
+    held = _held_open(lock)
+    if held is False or (held is None and age > _STALE_LOCK_SECONDS):
+        return lock
+    return None
+
+
+def stale_lock_message(lock: Path) -> str:
+    return (
+        f"git's {lock} is left over from a git command that was stopped (no git process is using it); "
+        f"remove it (`rm {lock}`) and palace commits its changes again"
+    )

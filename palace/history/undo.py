@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from palace.errors import UndoError
 from palace.filelock import exclusive
 from palace.history.git import HAND_EDIT_MESSAGE, GitTrouble, is_own_repo, run_git
-from palace.memory.store import atomic_write
+from palace.memory.files import atomic_write
 from palace.paths import MEMORIES, PalacePaths
 
 UNDO_PREFIX = "memory: undo "

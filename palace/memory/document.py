@@ -155,7 +155,12 @@ def _recent(data: bytes) -> tuple[Document | None, Document | None]:
 
 
 def _split(text: str) -> tuple[list[str], list[str], bool]:
-    """Lines and endings of text; the flag says whether its last line has an ending."""
+    """Lines and endings of text; the flag says whether its last line has an ending.
+
+    Lines end with LF or CRLF; in a file with no LF at all (classic Mac OS), with a lone CR.
+    """
+    if "\r" in text and "\n" not in text:
+        return _split_on(text, "\r")
     raw_lines = text.split("\n")
     tail = raw_lines.pop()  # what follows the last "\n": "" when text ends with one
     if "\r" not in text:
@@ -171,6 +176,16 @@ def _split(text: str) -> tuple[list[str], list[str], bool]:
                 eols.append("\n")
     if tail:
         lines.append(tail)  # a last line without an ending keeps a trailing "\r" as text
+        eols.append("")
+    return lines, eols, not tail
+
+
+def _split_on(text: str, ending: str) -> tuple[list[str], list[str], bool]:
+    lines = text.split(ending)
+    tail = lines.pop()
+    eols = [ending] * len(lines)
+    if tail:
+        lines.append(tail)
         eols.append("")
     return lines, eols, not tail
 
@@ -224,6 +239,7 @@ class Document:
 
     def __post_init__(self) -> None:
         self._crlf = self.eols.count("\r\n")  # lines that end with CRLF
+        self._cr = self.eols.count("\r")  # lines that end with a lone CR (a file without LFs)
         self._ended = len(self.eols) - self.eols.count("")  # lines that have an ending
 
     @property
@@ -289,12 +305,17 @@ class Document:
         return doc
 
     def _majority_newline(self) -> None:
-        self.newline = "\r\n" if self._crlf and self._crlf * 2 >= self._ended else "\n"
+        if self._cr and self._cr * 2 >= self._ended:
+            self.newline = "\r"
+        else:
+            self.newline = "\r\n" if self._crlf and self._crlf * 2 >= self._ended else "\n"
 
     def _derive(self, data: bytes) -> Document | None:
         """data parsed by re-parsing only the blocks around what changed since this document's bytes."""
-        if self._raw is None or data.startswith(BOM_BYTES) != self.bom:
+        if self._raw is None or data.startswith(BOM_BYTES) != self.bom or self.newline == "\r":
             return None
+        if b"\r" in data and b"\n" not in data:
+            return None  # CR-only line endings: the window arithmetic below counts LFs
         skip = len(BOM_BYTES) if self.bom else 0
         old, new = self._raw[skip:], data[skip:]
         prefix = _common_prefix(old, new)
@@ -549,7 +570,7 @@ class Document:
         newline = self.newline
         # A blank last line keeps its ending (without one it would not be there at all).
         final_newline = self.final_newline or not lines[-1]
-        if self._crlf in (0, self._ended):
+        if self._crlf in (0, self._ended) and self._cr in (0, self._ended):
             # Every line ends alike (the last perhaps with nothing): join, don't walk the lines.
             text = newline.join(lines) + (newline if final_newline else "")
             return ((BOM if self.bom else "") + text).encode("utf-8", "surrogateescape")

@@ -9,6 +9,7 @@ from typing import Literal
 
 from palace.errors import StoreError
 from palace.memory.document import Document, Kind
+from palace.memory.files import read_regular
 from palace.memory.halls import is_valid_wing, suggest_hall, unknown_hall_message
 from palace.memory.ops import normalise
 from palace.memory.secrets import find_secret
@@ -137,8 +138,7 @@ def lint_document(
 
 def lint_file(path: Path, *, entry_limit: int = 200, soft_limit: int = 100) -> LintReport:
     """Lint a memories file on disk; StoreError when it cannot be read."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise StoreError(f"cannot read {path}: {exc.strerror}") from exc
+    data = read_regular(path)
+    if data is None:
+        raise StoreError(f"cannot read {path}: No such file or directory")
     return lint_document(Document.parse(data), entry_limit=entry_limit, soft_limit=soft_limit, name=str(path))

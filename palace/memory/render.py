@@ -18,6 +18,7 @@ class Rendered:
     other_wings: list[str] = field(default_factory=list)
     cut: bool = False
     warning: str | None = None
+    unreadable: bool = False  # the file is there but cannot be read: always worth saying
 
     @property
     def size(self) -> int:

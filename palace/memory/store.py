@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import errno
-import functools
 import os
-import sys
-import tempfile
+import stat
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Protocol, TypeVar
@@ -18,6 +15,18 @@ from palace.errors import PalaceError, StoreError, UndoError
 from palace.filelock import exclusive
 from palace.memory import ops
 from palace.memory.document import Document
+from palace.memory.files import (
+    Swapped,
+    check_writable,
+    ensure_home,
+    open_regular,
+    read_fd,
+    read_regular,
+    remove_stale_temps,
+    swap_in,
+    target_of,
+    write_in_place,
+)
 from palace.memory.halls import parse_path
 from palace.memory.ops import ChangeResult
 from palace.memory.render import Rendered, render_document
@@ -33,151 +42,6 @@ class WriteHook(Protocol):
     def before_write(self, file: Path) -> None: ...
 
     def after_write(self, file: Path, before: bytes, after: bytes, message: str) -> None: ...
-
-
-def ensure_home(home: Path) -> None:
-    """Create the palace folder with mode 0700 (and tighten it if it is looser)."""
-    try:
-        home.mkdir(parents=True, exist_ok=True, mode=0o700)
-        if home.stat().st_mode & 0o077:
-            home.chmod(0o700)
-    except OSError as exc:
-        raise StoreError(f"cannot create the palace folder {home}: {exc.strerror}") from exc
-
-
-def _temp_copy(file: Path, data: bytes) -> str:
-    """A fsynced 0600 temp file holding data, in file's folder (so a rename over file is atomic)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{file.name}.", suffix=".tmp", dir=file.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o600)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    return tmp
-
-
-def atomic_write(file: Path, data: bytes) -> None:
-    """Write via a 0600 temp file in the same folder, fsync, rename, fsync the folder."""
-    tmp = _temp_copy(file, data)
-    try:
-        os.replace(tmp, file)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(file.parent)
-
-
-def _signature(file: Path) -> tuple[int, int, int, int] | None:
-    try:
-        st = file.stat()
-    except FileNotFoundError:
-        return None
-    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
-
-
-# ---------------------------------------------------------------------- swapping a file in, compare-and-swap style
-_RENAME_NOREPLACE, _RENAME_EXCHANGE = 1, 2
-_AT_FDCWD = -100
-
-
-@functools.cache
-def _renameat2() -> Callable[[str, str, int], bool] | None:
-    """Linux renameat2(2) through libc, or None where it is missing."""
-    if sys.platform != "linux":
-        return None
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        call = libc.renameat2
-    except (OSError, AttributeError):
-        return None
-    call.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
-    call.restype = ctypes.c_int
-
-    def rename(src: str, dst: str, flags: int) -> bool:
-        """True when done; False when the file system or kernel cannot; OSError for anything else."""
-        if call(_AT_FDCWD, os.fsencode(src), _AT_FDCWD, os.fsencode(dst), flags) == 0:
-            return True
-        err = ctypes.get_errno()
-        if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
-            return False
-        raise OSError(err, os.strerror(err), dst)
-
-    return rename
-
-
-def _read_fd(fd: int) -> bytes:
-    os.lseek(fd, 0, os.SEEK_SET)
-    chunks = []
-    while chunk := os.read(fd, 1 << 20):
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def _fsync_dir(folder: Path) -> None:
-    dir_fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
-
-
-def _swap_in(file: Path, data: bytes, expect: bytes, existed: bool) -> bytes | None:
-    """Replace file by data if the file still holds `expect` (or is still missing when not `existed`).
-
-    Returns None when data is in place, else the bytes found instead (and nothing is replaced). The
-    temp file is written and fsynced first, so a crash leaves the old or the new file, never a mix. Where
-    Linux can exchange two names atomically (renameat2), what is replaced is exactly what is checked, and
-    put back if it is not what was expected; elsewhere the file is read again just before the rename.
-    """
-    tmp = _temp_copy(file, data)
-    try:
-        found = _exchange_in(file, tmp, data, expect, existed)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(tmp)
-    if found is None:
-        _fsync_dir(file.parent)
-    return found
-
-
-def _exchange_in(file: Path, tmp: str, data: bytes, expect: bytes, existed: bool) -> bytes | None:
-    # A cheap look first, so that a file changed meanwhile is not even briefly replaced.
-    current = _read_or_none(file)
-    if (current is None) == existed or (current is not None and current != expect):
-        return current if current is not None else b""
-    rename = _renameat2()
-    if rename is not None:
-        if not existed:
-            try:
-                if rename(tmp, str(file), _RENAME_NOREPLACE):
-                    return None
-            except FileExistsError:
-                return _read_or_empty(file)  # someone created it a moment ago
-        else:
-            try:
-                swapped = rename(tmp, str(file), _RENAME_EXCHANGE)
-            except FileNotFoundError:
-                return b""  # deleted a moment ago
-            if swapped:
-                replaced = Path(tmp).read_bytes()  # what was in place an instant ago
-                if replaced == expect:
-                    return None
-                # Changed within the last microseconds: put it back (the exchange is its own inverse).
-                rename(tmp, str(file), _RENAME_EXCHANGE)
-                return replaced
-    # No atomic exchange here: the look above is the check (an editor saving within microseconds of it
-    # could be lost).
-    os.replace(tmp, file)
-    return None
 
 
 def _lines(data: bytes) -> list[bytes]:
@@ -232,15 +96,22 @@ def _find(lines: list[bytes], block: list[bytes]) -> int | None:
     return None
 
 
-def _read_or_none(file: Path) -> bytes | None:
+def _signature(file: Path) -> tuple[int, int, int, int] | None:
     try:
-        return file.read_bytes()
-    except FileNotFoundError:
+        st = file.stat()
+    except (FileNotFoundError, NotADirectoryError):
         return None
+    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
 
 
-def _read_or_empty(file: Path) -> bytes:
-    return _read_or_none(file) or b""
+@dataclass
+class _Current:
+    """The file as it is under the lock: a descriptor kept open on it (None when missing), its bytes, stat."""
+
+    fd: int | None
+    data: bytes
+    mode: int = 0o600
+    links: int = 1
 
 
 class MemoryStore:
@@ -261,16 +132,17 @@ class MemoryStore:
         self.today = today
         self._render_cache: dict[tuple[object, ...], Rendered] = {}
         self._doc_cache: tuple[tuple[int, int, int, int] | None, Document] | None = None
+        self._cleaned = False
 
     # ------------------------------------------------------------------ reading
     def read_bytes(self) -> bytes:
-        """The file's bytes; b"" when it does not exist."""
-        try:
-            return self.file.read_bytes()
-        except FileNotFoundError:
-            return b""
-        except OSError as exc:
-            raise StoreError(f"cannot read {self.file}: {exc.strerror}") from exc
+        """The file's bytes; b"" when it does not exist; StoreError when it is not a regular file."""
+        return read_regular(self.file) or b""
+
+    @property
+    def target(self) -> Path:
+        """The file palace really writes (memories.md, or where its symlink points)."""
+        return target_of(self.file)
 
     def document(self) -> Document:
         """The parsed file, cached on (mtime_ns, size, inode)."""
@@ -291,7 +163,9 @@ class MemoryStore:
         try:
             doc = self.document()
         except StoreError as exc:
-            return Rendered("", warning=f"memories.md could not be read ({exc}); starting with no memory")
+            return Rendered(
+                "", warning=f"memories.md could not be read ({exc}); starting with no memory", unreadable=True
+            )
         if sig is None:
             return Rendered("", warning=f"no memories yet ({self.file} does not exist)")
         rendered = render_document(doc, wing, budget_bytes)
@@ -305,8 +179,21 @@ class MemoryStore:
     def lock(self) -> Iterator[None]:
         """The cross-process palace lock (flock on home/.lock)."""
         ensure_home(self.home)
-        with exclusive(PalacePaths(self.home).lock):
-            yield
+        lock_file = PalacePaths(self.home).lock
+        try:
+            with exclusive(lock_file):
+                yield
+        except PermissionError as exc:
+            raise StoreError(
+                f"cannot lock the palace: {lock_file} cannot be opened ({exc.strerror}); is {self.home} "
+                "writable? (nothing written)"
+            ) from exc
+
+    def clean_stale(self) -> list[Path]:
+        """Remove temp copies left by a palace killed mid-save (they are never needed: see files.py)."""
+        with self.lock():
+            self._cleaned = True
+            return remove_stale_temps(self.target)
 
     def save(self, path: str, content: str, replaces: str | None = None, *, by: str = "user") -> ChangeResult:
         """Save an entry (or refresh an equal one, or rewrite `replaces` in place)."""
@@ -364,91 +251,112 @@ class MemoryStore:
 
         Inside the palace lock: read the file (keeping it open), apply op, swap the result in only if the
         file still holds what was read. An editor that does not take the lock can still save meanwhile:
-        when it replaced the file, the edit is redone on its text; when it wrote into the old file in place
-        (seen through the descriptor kept open), the edit is redone on that text too.
+        when it replaced the file before palace's swap, or right after it, the edit is redone on its text;
+        when it wrote into the old file in place (seen through the descriptor kept open), the edit is redone
+        on that text too.
         """
         with self.lock():
+            if not self._cleaned:
+                self._cleaned = True
+                remove_stale_temps(self.target)
             for hook in self.hooks:
                 hook.before_write(self.file)
-            watched, expect = self._open_current()
-            base = expect  # the text the edit is applied to; `expect` is what the file holds
-            late: tuple[bytes, bytes] | None = None  # an editor's in-place change to a file we replaced
-            written: _T | None = None  # the outcome of the edit first put in place
+            current = self._open_current()
             try:
-                for _ in range(_RETRIES):
-                    try:
-                        new, result = op(Document.parse(base), self.today().isoformat())
-                    except PalaceError:
-                        if late is not None:  # the file holds our edit of a stale text: give the editor's back
-                            self._give_back(late, base, expect)
-                        raise
-                    if written is not None:
-                        result = written  # a redo: what the edit did is what it did the first time
-                    if new is None:
-                        new = base
-                    if new == expect:
-                        if new != base:
-                            self._after_write(base, new, message(result))
-                        return result
-                    found = self._put(new, expect, existed=watched is not None)
-                    if found is not None:  # replaced or changed by someone else meanwhile: start again
-                        _close(watched)
-                        watched, expect = self._open_current()
-                        base = expect if late is None else _rebase(*late, onto=expect)
-                        continue
-                    written = result if written is None else written
-                    # An editor writing in place may have written into the file just replaced: look.
-                    replaced = expect
-                    seen = replaced if watched is None else _read_fd(watched)
-                    _close(watched)
-                    watched = None
-                    if seen == replaced:
-                        if new != base:
-                            self._after_write(base, new, message(result))
-                        return result
-                    watched, expect = self._open_current()  # only needed to redo the edit
-                    # Redo the edit on the text with the editor's change (the file holds `new` meanwhile).
+                return self._apply(op, message, current)
+            finally:
+                _close(current.fd)
+
+    def _apply(
+        self,
+        op: Callable[[Document, str], tuple[bytes | None, _T]],
+        message: Callable[[_T], str],
+        current: _Current,
+    ) -> _T:
+        base = current.data  # the text the edit is applied to; `current.data` is what the file holds
+        late: tuple[bytes, bytes] | None = None  # an editor's in-place change to a file we replaced
+        written: _T | None = None  # the outcome of the edit first put in place
+        for _ in range(_RETRIES):
+            try:
+                new, result = op(Document.parse(base), self.today().isoformat())
+            except PalaceError:
+                if late is not None:  # the file holds our edit of a stale text: give the editor's back
+                    self._give_back(late, base, current)
+                raise
+            if written is not None:
+                result = written  # a redo: what the edit did is what it did the first time
+            new = base if new is None else new
+            if new == current.data:
+                if new != base:
+                    self._after_write(base, new, message(result))
+                return result
+            check_writable(self.target, current.mode)
+            outcome = self._put(new, current)
+            moved = False
+            if outcome.found is None:
+                written = result if written is None else written
+                replaced = current.data
+                seen = replaced if current.fd is None else read_fd(current.fd)
+                moved = outcome.inode is not None and _inode(self.target) != outcome.inode
+                if seen == replaced and not moved:
+                    if new != base:
+                        self._after_write(base, new, message(result))
+                    return result
+                if seen != replaced:  # an editor wrote into the file we replaced: redo on its text
                     late = (replaced, seen)
                     base = seen if base == replaced else _rebase(replaced, seen, onto=base)
-                if late is not None:  # giving up while the file holds our edit of a stale text
-                    self._give_back(late, base, expect)
-            finally:
-                _close(watched)
+            _close(current.fd)
+            current.fd = None
+            fresh = self._open_current()
+            if outcome.found is not None or moved:  # replaced by someone else before or after our swap
+                base = fresh.data if late is None else _rebase(*late, onto=fresh.data)
+            current = fresh
+        if late is not None:  # giving up while the file holds our edit of a stale text
+            self._give_back(late, base, current)
         raise StoreError(f"{self.file} keeps changing under palace; nothing written — try again")
 
-    def _give_back(self, late: tuple[bytes, bytes], base: bytes, expect: bytes) -> None:
+    def _give_back(self, late: tuple[bytes, bytes], base: bytes, current: _Current) -> None:
         """Put the editor's text back in place of our edit of a stale text (best effort, keeps hand lines)."""
         for _ in range(_RETRIES):
-            found = self._put(base, expect, existed=True)
+            found = self._put(base, current).found
             if found is None:
                 return
-            expect, base = found, _rebase(*late, onto=found)
+            current = _Current(None, found, current.mode, current.links)
+            base = _rebase(*late, onto=found)
 
-    def _open_current(self) -> tuple[int | None, bytes]:
-        """A descriptor on the file as it is now (None when missing) and its bytes."""
+    def _open_current(self) -> _Current:
+        """A descriptor on the file as it is now (None when missing), its bytes and what stat says."""
+        fd = open_regular(self.file)
+        if fd is None:
+            return _Current(None, b"")
         try:
-            fd = os.open(self.file, os.O_RDONLY)
-        except FileNotFoundError:
-            return None, b""
-        except OSError as exc:
-            raise StoreError(f"cannot read {self.file}: {exc.strerror}") from exc
-        try:
-            return fd, _read_fd(fd)
+            st = os.fstat(fd)
+            return _Current(fd, read_fd(fd), stat.S_IMODE(st.st_mode), st.st_nlink)
         except OSError as exc:
             os.close(fd)
             raise StoreError(f"cannot read {self.file}: {exc.strerror}") from exc
 
-    def _put(self, data: bytes, expect: bytes, *, existed: bool) -> bytes | None:
+    def _put(self, data: bytes, current: _Current) -> Swapped:
+        target = self.target
         try:
-            return _swap_in(self.file, data, expect, existed)
+            if current.links > 1 and current.fd is not None:  # hard links: every name must see the change
+                return Swapped(found=write_in_place(target, current.fd, data, current.data))
+            return swap_in(target, data, current.data, existed=current.fd is not None)
         except OSError as exc:
-            raise StoreError(f"cannot write {self.file}: {exc.strerror}") from exc
+            raise StoreError(f"cannot write {target}: {exc.strerror} (nothing written)") from exc
 
     def _after_write(self, before: bytes, after: bytes, message: str) -> None:
         self._render_cache.clear()
         self._doc_cache = None
         for hook in self.hooks:
             hook.after_write(self.file, before, after, message)
+
+
+def _inode(file: Path) -> int | None:
+    try:
+        return file.stat().st_ino
+    except OSError:
+        return None
 
 
 def _close(fd: int | None) -> None:

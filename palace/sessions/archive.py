@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from palace.errors import StoreError
+from palace.memory.files import atomic_write
 from palace.memory.ops import normalise
 from palace.memory.secrets import redact
-from palace.memory.store import atomic_write
 from palace.sessions.journal import SESSION_ID_RE, Journal
 
 _BY_WORDS = {"model": "the model", "user": "the user"}

@@ -17,14 +17,15 @@ import re
 import secrets
 import socket
 import threading
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from palace.errors import PalaceError, StoreError
+from palace.memory.files import ensure_home
 from palace.memory.ops import ChangeResult
-from palace.memory.store import ensure_home
 from palace.paths import PalacePaths
 
 SESSION_ID_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})-([0-9a-f]{8})$")
@@ -132,10 +133,12 @@ class Journal:
         self._fd: int | None = None
         self._size = 0  # bytes of the file replayed into this object
         self._lock = threading.RLock()
+        self.broken: str | None = None  # why appends stopped (a full disk), if they did
+        self.warn: Callable[[str], None] = _no_warning
 
     # ------------------------------------------------------------------ opening
     @classmethod
-    def start(cls, home: Path, *, model: str, wing: str | None) -> Journal:
+    def start(cls, home: Path, *, model: str, wing: str | None, warn: Callable[[str], None] | None = None) -> Journal:
         """A new session: a fresh id, its journal (0600) with the header line, owned by this process."""
         folder = _ensure_sessions(home)
         started = now()
@@ -167,6 +170,7 @@ class Journal:
             raise StoreError(f"cannot lock the new session journal {path}")
         journal._fd = fd
         journal.live_here = True
+        journal.warn = warn or _no_warning
         journal._append(
             {
                 "type": "session",
@@ -374,14 +378,22 @@ class Journal:
 
     # ------------------------------------------------------------------ appends
     def _append(self, record: dict[str, Any]) -> None:
-        data = (json.dumps(record, ensure_ascii=False, default=str) + "\n").encode("utf-8", "surrogateescape")
+        """Append one record; a write that fails (a full disk) costs one warning, and the session goes on
+        unrecorded: its messages stay in memory, the journal keeps what it had."""
+        # A lone surrogate (half an emoji from a model) becomes a JSON \u escape, which reads back as itself.
+        line = json.dumps(record, ensure_ascii=False, default=str) + "\n"
+        data = line.encode("utf-8", "backslashreplace")
         with self._lock:
+            if self.broken is not None:
+                return
             self.claim()
             assert self._fd is not None
             try:
                 _write_all(self._fd, data)
             except OSError as exc:
-                raise StoreError(f"cannot write the session journal {self.path}: {exc.strerror}") from exc
+                self.broken = f"cannot write the session journal {self.path}: {exc.strerror}"
+                self.warn(f"{self.broken} — this session is not being recorded; the conversation goes on")
+                return
             self._size += len(data)
             moment = parse_time(record.get("ts") or record.get("started"))
             if moment is not None and record.get("type") in _ACTIVITY:
@@ -449,6 +461,10 @@ class Journal:
         """(extracted_upto, all messages, summary) read together, for a background extraction."""
         with self._lock:
             return self.extracted_upto, list(self.messages), self.summary
+
+
+def _no_warning(message: str) -> None:
+    """Journals made without a warning callback stay quiet."""
 
 
 def _write_all(fd: int, data: bytes) -> None:

@@ -154,6 +154,7 @@ def _memory(args: argparse.Namespace, settings: Settings, console: Console) -> i
             sys.stdout.buffer.write(store.read_bytes())
             sys.stdout.flush()
             return 0
+        store.document()  # an unreadable file is an error here, not an empty memory
         rendered = store.render(args.wing or settings.wing, settings.memory_budget)
         if rendered.warning:
             console.warn(rendered.warning)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import stat
+from urllib.parse import urlsplit
 
 from palace.config import Settings
 from palace.errors import PalaceError
@@ -34,64 +36,101 @@ def _value(settings: Settings, name: str) -> str:
     return "(not set)" if value is None else str(value)
 
 
-def run_doctor(settings: Settings, console: Console) -> int:
-    """Print a health report; exit 1 when something needs fixing."""
-    problems = 0
-    console.print("Settings (value — where it came from):", "bold")
+def model_listed(model: str, listed: list[str]) -> bool:
+    """Whether the endpoint serves model; Ollama lists `llama3.1` as `llama3.1:latest`."""
+    return model in listed or f"{model}:latest" in listed or (model.endswith(":latest") and model[:-7] in listed)
+
+
+def _settings(settings: Settings, console: Console) -> None:
+    config = settings.paths.config
+    where = "read" if config.exists() else "not present; defaults and the environment apply"
+    console.print(f"Settings (value — where it came from); config file {config} ({where}):", "bold")
     for name in _SHOWN:
         console.print(f"  {name:<16} {_value(settings, name)} — {settings.source(name)}")
 
-    console.print("Endpoint:", "bold")
+
+def _endpoint(settings: Settings, console: Console) -> int:
+    """Problems found with the endpoint (0 or 1)."""
     from palace.model.client import client_from_settings
 
+    console.print("Endpoint:", "bold")
     client = client_from_settings(settings)
     client.timeout = min(client.timeout, 10.0)
+    host = urlsplit(client.url).hostname or client.url
+    console.print(f"  the memory block and the conversation are sent to {host}")
     try:
         models = client.list_models()
     except PalaceError as exc:
-        problems += 1
         console.print(f"  ✗ {exc}", "red")
-    else:
-        console.print(f"  ✓ reachable: {client.url} ({len(models)} models)", "green")
-        if settings.model in models:
-            console.print(f"  ✓ model {settings.model} is listed", "green")
-        else:
-            problems += 1
-            listed = ", ".join(models[:8]) + (" …" if len(models) > 8 else "")
-            console.print(f"  ✗ model {settings.model} is not listed (listed: {listed or 'none'})", "red")
+        return 1
     finally:
         client.close()
+    console.print(f"  ✓ reachable: {client.url} ({len(models)} models)", "green")
+    if model_listed(settings.model, models):
+        console.print(f"  ✓ model {settings.model} is listed", "green")
+        return 0
+    listed = ", ".join(models[:8]) + (" …" if len(models) > 8 else "")
+    console.print(f"  ✗ model {settings.model} is not listed (listed: {listed or 'none'})", "red")
+    return 1
 
+
+def _folder(settings: Settings, console: Console) -> None:
+    home = settings.home
+    mode = stat.S_IMODE(home.stat().st_mode)
+    if mode & 0o077:  # e.g. after `cp -r`: the next write tightens it; nothing to fix by hand
+        console.print(f"  ! folder {home} mode {mode:o}: palace makes it 700 at its next write", "yellow")
+    else:
+        console.print(f"  ✓ folder {home} mode {mode:o}", "green")
+
+
+def _memories(settings: Settings, console: Console) -> int:
+    """Problems found in memories.md (0 or 1)."""
+    from palace.memory.lint import lint_file
+    from palace.memory.store import MemoryStore
+
+    store = MemoryStore(settings.home)
+    file = store.file
+    if not os.path.lexists(file):
+        console.print("  ! memories.md does not exist yet (the first save creates it)", "yellow")
+        return 0
+    target = store.target
+    if target != file:
+        console.print(f"  memories.md is a symlink: palace reads and writes {target}")
+    try:
+        st = target.stat()
+    except OSError as exc:
+        console.print(f"  ✗ {target} cannot be read: {exc.strerror}", "red")
+        return 1
+    if st.st_nlink > 1:
+        console.print(f"  memories.md has {st.st_nlink} hard links: palace rewrites it in place so all see changes")
+    try:
+        report = lint_file(file, entry_limit=settings.entry_limit, soft_limit=settings.soft_limit)
+    except PalaceError as exc:
+        console.print(f"  ✗ {exc}", "red")
+        return 1
+    rendered = store.render(settings.wing, settings.memory_budget)
+    fmode = stat.S_IMODE(st.st_mode)
+    console.print(
+        f"  {'✓' if not fmode & 0o077 else '!'} memories.md mode {fmode:o}, {report.entries} entries, "
+        f"{rendered.size:,} of {settings.memory_budget:,} prompt bytes"
+        + (f", {rendered.left_out} left out" if rendered.left_out else "")
+    )
+    for problem in report.problems:
+        console.print(f"    {problem}", "red" if problem.severity == "error" else "yellow")
+    return 1 if report.has_errors else 0
+
+
+def run_doctor(settings: Settings, console: Console) -> int:
+    """Print a health report; exit 1 when something needs fixing."""
+    _settings(settings, console)
+    problems = _endpoint(settings, console)
     console.print("Palace:", "bold")
     home = settings.home
     if not home.exists():
         console.print(f"  ! {home} does not exist yet — `palace init` creates it", "yellow")
         return 1 if problems else 0
-    mode = stat.S_IMODE(home.stat().st_mode)
-    ok = not mode & 0o077
-    problems += 0 if ok else 1
-    console.print(
-        f"  {'✓' if ok else '✗'} folder {home} mode {mode:o}" + ("" if ok else " (should be 700)"),
-        "green" if ok else "red",
-    )
-    file = settings.memories_file
-    if not file.exists():
-        console.print("  ! memories.md does not exist yet (the first save creates it)", "yellow")
-    else:
-        from palace.memory.lint import lint_file
-        from palace.memory.store import MemoryStore
-
-        fmode = stat.S_IMODE(file.stat().st_mode)
-        report = lint_file(file, entry_limit=settings.entry_limit, soft_limit=settings.soft_limit)
-        rendered = MemoryStore(home).render(settings.wing, settings.memory_budget)
-        console.print(
-            f"  {'✓' if not fmode & 0o077 else '!'} memories.md mode {fmode:o}, {report.entries} entries, "
-            f"{rendered.size:,} of {settings.memory_budget:,} prompt bytes"
-            + (f", {rendered.left_out} left out" if rendered.left_out else "")
-        )
-        for problem in report.problems:
-            console.print(f"    {problem}", "red" if problem.severity == "error" else "yellow")
-        problems += 1 if report.has_errors else 0
+    _folder(settings, console)
+    problems += _memories(settings, console)
     sessions = list(settings.sessions_dir.glob("*.jsonl"))
     archives = list(settings.sessions_dir.glob("*.md"))
     console.print(f"  sessions: {len(archives)} archived, {len(sessions)} journals")

@@ -65,6 +65,7 @@ class Repl:
     # ------------------------------------------------------------------ sessions
     def _archive_orphans(self) -> None:
         try:
+            self.store.clean_stale()
             for line in self.app.archive_orphans():
                 self.console.info(line)
         except PalaceError as exc:
@@ -211,7 +212,7 @@ class Repl:
         """Run until /exit, Ctrl-D or end of input; the session is archived on the way out."""
         from palace.ui.watch import MemoryWatcher
 
-        watcher = MemoryWatcher(self.store.file, self._on_file_changed)
+        watcher = MemoryWatcher(self.store.target, self._on_file_changed)  # a symlink's target: its edits
         watcher.start()
         previous = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGHUP)}
 
