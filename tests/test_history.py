@@ -250,7 +250,7 @@ def test_autocommit_off_commits_nothing_but_keeps_undo(tmp_path: Path) -> None:
     assert warnings == []
     undo_last(store, home)
     assert "fish" not in (home / "memories.md").read_text()
-    undo = home / ".index" / "undo.json"
+    undo = home / ".index" / "undo.jsonl"
     assert stat.S_IMODE(undo.stat().st_mode) == 0o600
     assert stat.S_IMODE(undo.parent.stat().st_mode) == 0o700
 
@@ -378,6 +378,24 @@ def test_undo_without_git_walks_back_the_stack(tmp_path: Path) -> None:
     assert warnings == []
 
 
+def test_undo_records_the_edit_not_copies_of_a_big_file(tmp_path: Path) -> None:
+    home = tmp_path / "p"
+    store, _history, _warnings = make(home, git_repo=False)
+    rooms = "\n".join(f"### room-{n}\n- [2026-10-01] Fact number {n} about the project" for n in range(4000))
+    store.file.write_text(f"# Memories\n\n## Preferences\n\n{rooms}\n")
+    versions = [store.read_bytes()]
+    for n in range(12):
+        store.save(f"Preferences/room-{n * 300}", f"A new fact {n}")
+        versions.append(store.read_bytes())
+    log = home / ".index" / "undo.jsonl"
+    assert len(versions[-1]) > 200_000 and log.stat().st_size < 12 * 1000  # edits, not 12 copies of 200 KB
+    for expected in reversed(versions[-11:-1]):  # ten deep, each byte for byte
+        undo_last(store, home)
+        assert store.read_bytes() == expected
+    with pytest.raises(UndoError, match="nothing to undo"):
+        undo_last(store, home)
+
+
 def test_undo_with_git_is_a_commit(palace: Palace) -> None:
     home, store, _history, warnings = palace
     store.save("Preferences/shells", "The user uses fish")
@@ -411,7 +429,7 @@ def test_undo_falls_back_to_git_without_a_record(palace: Palace) -> None:
     store.save("Preferences/shells", "The user uses fish")
     before = store.read_bytes()
     store.save("Preferences/shells", "The user uses zsh")
-    (home / ".index" / "undo.json").unlink()
+    (home / ".index" / "undo.jsonl").unlink()
     assert undo_last(store, home) == "Undone: save Preferences/shells"
     assert store.read_bytes() == before
     with pytest.raises(UndoError, match="was an undo"):

@@ -1,11 +1,20 @@
-"""The undo record stack (`.index/undo.json`, kept with or without git) and `undo_last`."""
+"""Undo: the last few changes palace made, each recorded as the edit it was, not as copies of the file.
+
+A record holds where the change sat (the length of the text before and after it that it left alone), the
+bytes it replaced, and digests of the file before and after. Undoing puts the replaced bytes back, but only
+when the file is still exactly what the change left (a hand edit since refuses the undo). The records are
+an append-only log, `.index/undo.jsonl`, kept with or without git; it is derived data: deleting it only
+forgets what can be undone (a git palace then falls back to its last palace commit).
+"""
 
 from __future__ import annotations
 
 import base64
 import binascii
 import contextlib
+import hashlib
 import json
+import os
 import time
 import uuid
 from collections.abc import Iterator
@@ -16,54 +25,86 @@ from typing import Any, Protocol
 from palace.errors import UndoError
 from palace.filelock import exclusive
 from palace.history.git import HAND_EDIT_MESSAGE, GitTrouble, is_own_repo, run_git
+from palace.memory.document import common_prefix, common_suffix
 from palace.memory.files import atomic_write
 from palace.paths import MEMORIES, PalacePaths
 
 UNDO_PREFIX = "memory: undo "
 UNDO_DEPTH = 10  # undo records kept (newest last)
-UNDO_MAX_BYTES = 4 * 1024 * 1024  # older records are dropped past this many bytes of file content
+_COMPACT_AT = 4 * UNDO_DEPTH  # log lines before the log is rewritten with only what is still undoable
+_MAX_CHUNK = 1 << 20  # a change that replaced more than this many bytes is not kept for undo
 
 
-# --------------------------------------------------------------------------- undo records
+def digest(data: bytes) -> str:
+    """A fingerprint of the file's bytes (sha256: hardware-accelerated on most machines, the fastest here)."""
+    return hashlib.sha256(data).hexdigest()[:32]
 
 
 @dataclass
-class _UndoRecord:
+class UndoRecord:
+    """One change palace made: after[head : len(after) - tail] replaced before[head : len(before) - tail]."""
+
     id: str
     message: str
-    before: bytes
-    after: bytes
+    head: int
+    tail: int
+    old: bytes  # the bytes the change replaced
+    before: str  # digest of the file before the change
+    after: str  # digest of the file after it
     time: float = field(default_factory=time.time)
+
+    @classmethod
+    def of(cls, before: bytes, after: bytes, message: str) -> UndoRecord:
+        head = common_prefix(before, after)
+        tail = common_suffix(before, after, min(len(before), len(after)) - head)
+        old = before[head : len(before) - tail]
+        return cls(uuid.uuid4().hex, message, head, tail, old, digest(before), digest(after))
+
+    def revert(self, current: bytes) -> bytes:
+        """The file as it was before the change, from the file as the change left it."""
+        restored = current[: self.head] + self.old + current[len(current) - self.tail :]
+        if digest(restored) != self.before:
+            raise UndoError("the undo record does not fit memories.md (nothing undone); see `palace log`")
+        return restored
 
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "message": self.message,
             "time": self.time,
-            "before": base64.b64encode(self.before).decode("ascii"),
-            "after": base64.b64encode(self.after).decode("ascii"),
+            "head": self.head,
+            "tail": self.tail,
+            "old": base64.b64encode(self.old).decode("ascii"),
+            "before": self.before,
+            "after": self.after,
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> _UndoRecord | None:
+    def from_json(cls, data: Any) -> UndoRecord | None:
         try:
             return cls(
                 id=str(data["id"]),
                 message=str(data["message"]),
+                head=int(data["head"]),
+                tail=int(data["tail"]),
+                old=base64.b64decode(data["old"], validate=True),
+                before=str(data["before"]),
+                after=str(data["after"]),
                 time=float(data.get("time", 0.0)),
-                before=base64.b64decode(data["before"], validate=True),
-                after=base64.b64decode(data["after"], validate=True),
             )
         except (KeyError, TypeError, ValueError, AttributeError, binascii.Error):
             return None
 
 
 class UndoStack:
-    """`.index/undo.json`: the last few changes palace made, newest last, under `.index/undo.lock`."""
+    """`.index/undo.jsonl`: one line per change (or per undone change), newest last, under its own lock.
+
+    Appends are not fsynced: a crash may forget the last undo record, never a memory.
+    """
 
     def __init__(self, home: Path) -> None:
         self.dir = PalacePaths(home).index
-        self.file = self.dir / "undo.json"
+        self.file = self.dir / "undo.jsonl"
 
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
@@ -71,43 +112,62 @@ class UndoStack:
         with exclusive(self.dir / "undo.lock"):
             yield
 
-    def load(self) -> list[_UndoRecord]:
+    def _lines(self) -> list[Any]:
         try:
-            data = json.loads(self.file.read_bytes())
-        except (OSError, ValueError):
+            text = self.file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
             return []
-        raw = data.get("records", []) if isinstance(data, dict) else []
-        records = [_UndoRecord.from_json(item) for item in raw] if isinstance(raw, list) else []
-        return [r for r in records if r is not None]
+        lines = []
+        for line in text.splitlines():
+            with contextlib.suppress(ValueError):
+                lines.append(json.loads(line))
+        return lines
 
-    def store(self, records: list[_UndoRecord]) -> None:
-        records = records[-UNDO_DEPTH:]
-        while len(records) > 1 and sum(len(r.before) + len(r.after) for r in records) > UNDO_MAX_BYTES:
-            records = records[1:]
-        payload = json.dumps({"version": 1, "records": [r.to_json() for r in records]}).encode()
-        atomic_write(self.file, payload)
+    def load(self) -> list[UndoRecord]:
+        """The records still undoable, oldest first (at most UNDO_DEPTH)."""
+        records: list[UndoRecord] = []
+        for item in self._lines():
+            if isinstance(item, dict) and "undone" in item:
+                records = [r for r in records if r.id != item["undone"]]
+                continue
+            record = UndoRecord.from_json(item)
+            if record is not None:
+                records = [*records[-(UNDO_DEPTH - 1) :], record]  # older ones fall off as new ones come
+        return records
+
+    def _append(self, item: dict[str, Any]) -> None:
+        line = (json.dumps(item) + "\n").encode("utf-8")
+        fd = os.open(self.file, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            os.write(fd, line)
+        finally:
+            os.close(fd)
+
+    def _compact(self) -> None:
+        if len(self._lines()) > _COMPACT_AT:
+            data = "".join(json.dumps(r.to_json()) + "\n" for r in self.load())
+            atomic_write(self.file, data.encode("utf-8"))
 
     def push(self, before: bytes, after: bytes, message: str) -> None:
+        record = UndoRecord.of(before, after, message)
+        if len(record.old) > _MAX_CHUNK:
+            return  # a whole-file rewrite of a huge file: git (if any) still has it
         with self.locked():
-            records = self.load()
-            records.append(_UndoRecord(uuid.uuid4().hex, message, before, after))
-            self.store(records)
+            self._append(record.to_json())
+            self._compact()
 
     def discard(self, record_id: str) -> None:
         with self.locked():
-            records = self.load()
-            kept = [r for r in records if r.id != record_id]
-            if len(kept) != len(records):
-                self.store(kept)
+            self._append({"undone": record_id})
 
     def consume_undone(self, before: bytes, after: bytes) -> None:
         """An undo write (before -> after) consumes the newest record it reverses."""
         with self.locked():
             records = self.load()
-            if records and records[-1].after == before and records[-1].before == after:
-                self.store(records[:-1])
+            if records and records[-1].after == digest(before) and records[-1].before == digest(after):
+                self._append({"undone": records[-1].id})
 
-    def top(self) -> _UndoRecord | None:
+    def top(self) -> UndoRecord | None:
         with self.locked():
             records = self.load()
         return records[-1] if records else None
@@ -152,9 +212,9 @@ def _git_last_change(home: Path) -> tuple[str, bytes, bytes]:
 def undo_last(store: _RestoringStore, home: Path) -> str:
     """Revert the last change palace made; UndoError when there is none or the file changed since.
 
-    The undo records (`.index/undo.json`, kept with or without git) form a short stack: each undo
-    consumes one, so repeated undos walk back up to UNDO_DEPTH changes. Without a record (e.g. `.index/`
-    was deleted) a git palace falls back to its last palace commit.
+    The undo records form a short stack: each undo consumes one, so repeated undos walk back up to
+    UNDO_DEPTH changes. Without a record (e.g. `.index/` was deleted) a git palace falls back to its last
+    palace commit.
     """
     home = Path(home).expanduser()
     stack = UndoStack(home)
@@ -164,9 +224,9 @@ def undo_last(store: _RestoringStore, home: Path) -> str:
         record = None
     current = store.read_bytes()
     if record is not None:
-        if current != record.after:
+        if digest(current) != record.after:
             raise UndoError(_CHANGED_SINCE)
-        store.restore(record.after, record.before, message=UNDO_PREFIX + _short(record.message))
+        store.restore(current, record.revert(current), message=UNDO_PREFIX + _short(record.message))
         with contextlib.suppress(OSError):
             stack.discard(record.id)  # already consumed when a GitHistory hook saw the write
         return f"Undone: {_short(record.message)}"

@@ -92,7 +92,7 @@ def _parser() -> _TrackingParser:
     return _TrackingParser()  # built on first use: compiling mistune's rules costs ~20 ms at import
 
 
-@dataclass
+@dataclass(slots=True)
 class Heading:
     line: int
     end: int  # exclusive; a setext heading spans its paragraph's lines and the underline

@@ -12,12 +12,14 @@ import operator
 import re
 import threading
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import NamedTuple
 
 from palace.memory.blocks import Block, Entry, Heading, Scan, entry_line, scan
-from palace.memory.halls import Hall, MemoryPath, parse_hall, room_slug, wing_key
+from palace.memory.halls import Hall, MemoryPath, wing_key
 from palace.memory.keys import normalise, words_of
+from palace.memory.sections import Kind, Section, SectionSig, build_sections, rebuild_sections
+
+_HALL, _WING, _WING_HALL, _ROOM = Kind.HALL, Kind.WING, Kind.WING_HALL, Kind.ROOM  # enum lookups are slow in loops
 
 __all__ = [
     "Block",
@@ -39,36 +41,6 @@ _ATX_LINE = re.compile(r"^#{1,6}(?:[ \t]|$)")
 _CLOSED_BEFORE_ATX = frozenset({"blank_line", "heading", "list", "paragraph", "thematic_break"})
 
 
-class Kind(StrEnum):
-    """What a structural heading is."""
-
-    HALL = "hall"  # ## Hall
-    WING = "wing"  # ## wing (any level-2 heading that is not a hall)
-    WING_HALL = "wing-hall"  # ### Hall inside a wing
-    ROOM = "room"  # ### room in a hall, #### room in a wing's hall
-    OTHER = "other"  # a heading at a structural level that means nothing (a misspelt hall in a wing...)
-
-
-SectionSig = tuple[Kind, int, str | None, Hall | None, str | None]  # kind, level, wing key, hall, room
-
-
-@dataclass
-class Section:
-    """A structural heading and the lines up to the next heading of the same or a higher level."""
-
-    kind: Kind
-    heading: Heading
-    end: int
-    wing: str | None = None
-    hall: Hall | None = None
-    room: str | None = None
-
-    @property
-    def sig(self) -> SectionSig:
-        """What the section means, without where it is."""
-        return (self.kind, self.heading.level, wing_key(self.wing) if self.wing else None, self.hall, self.room)
-
-
 class Run(NamedTuple):
     """Entries shared with an earlier document, and how many lines to move them down to be in this one."""
 
@@ -84,6 +56,21 @@ class Derived(NamedTuple):
     old_end: int
     new_end: int
     same_after: bool  # whether the sections after the change still mean what they meant
+
+
+def _patched(index: dict[str, list[Entry]], removed: list[Entry], added: list[Entry]) -> dict[str, list[Entry]]:
+    """A copy of a key index without the removed entries (by identity) and with the added ones in rooms."""
+    patched = dict(index)  # the lists are shared with the parent: replace them, never change them
+    for entry in removed:
+        kept = [e for e in patched.get(entry.key, ()) if e is not entry]
+        if kept:
+            patched[entry.key] = kept
+        else:
+            patched.pop(entry.key, None)
+    for entry in added:
+        if entry.path is not None:
+            patched[entry.key] = [*patched.get(entry.key, ()), entry]
+    return patched
 
 
 def _spliced(
@@ -190,7 +177,8 @@ def _split_on(text: str, ending: str) -> tuple[list[str], list[str], bool]:
     return lines, eols, not tail
 
 
-def _common_prefix(a: bytes, b: bytes) -> int:
+def common_prefix(a: bytes, b: bytes) -> int:
+    """How many leading bytes a and b share."""
     lo, hi = 0, min(len(a), len(b))
     while lo < hi:  # slices of bytes compare with memcmp: O(n) in all, in C
         mid = (lo + hi + 1) // 2
@@ -201,7 +189,8 @@ def _common_prefix(a: bytes, b: bytes) -> int:
     return lo
 
 
-def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
+def common_suffix(a: bytes, b: bytes, limit: int) -> int:
+    """How many trailing bytes a and b share, at most limit."""
     lo, hi = 0, limit
     while lo < hi:
         mid = (lo + hi + 1) // 2
@@ -236,6 +225,11 @@ class Document:
     # to be moved down by some lines: entries after an edit are moved only when someone needs their lines.
     _runs: list[Run] = field(default_factory=list, repr=False)
     _flat: list[Entry] | None = field(default=None, repr=False)
+    # Entries in rooms by their comparison key (as stored in the runs), built on first use and patched
+    # from the parent's when a document is derived, so that finding an equal entry never walks them all.
+    _keys: dict[str, list[Entry]] | None = field(default=None, repr=False)
+    _section_lines: list[int] | None = field(default=None, repr=False)
+    _heading_lines: list[int] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self._crlf = self.eols.count("\r\n")  # lines that end with CRLF
@@ -248,16 +242,58 @@ class Document:
         flat = self._flat
         if flat is None:
             flat = []
+            moved = False
             for entries, _, delta in self._runs:
                 flat.extend([e._moved(delta) for e in entries] if delta else entries)
+                moved = moved or bool(delta)
             self._flat = flat
             self._runs = [Run(flat, [e.start for e in flat], 0)]
+            if moved:
+                self._keys = None  # it held the objects just replaced by moved copies
         return flat
 
     @entries.setter
     def entries(self, value: list[Entry]) -> None:
         self._flat = value
         self._runs = [Run(value, [e.start for e in value], 0)]
+        self._keys = None
+
+    def _key_index(self) -> dict[str, list[Entry]]:
+        if self._keys is None:
+            index: dict[str, list[Entry]] = {}
+            for entries, _, _ in self._runs:
+                for entry in entries:
+                    if entry.path is not None:
+                        index.setdefault(entry.key, []).append(entry)
+            self._keys = index
+        return self._keys
+
+    def equal_entry(self, wing: str | None, content: str) -> Entry | None:
+        """The first entry of the wing's scope (or of the wing-less halls) equal to content once normalised."""
+        key = wing_key(wing) if wing else None
+        found = [
+            self.placed(e) for e in self._key_index().get(normalise(content), ()) if e.path and e.path.wing_key == key
+        ]
+        return min(found, key=lambda e: e.start) if found else None
+
+    def sections_between(self, first: int, end: int) -> list[Section]:
+        """The sections whose heading starts in lines [first, end)."""
+        if self._section_lines is None:
+            self._section_lines = [s.heading.line for s in self.sections]
+        lines = self._section_lines
+        return self.sections[bisect.bisect_left(lines, first) : bisect.bisect_left(lines, end)]
+
+    def next_section(self, line: int) -> int:
+        """The first section heading's line at or after line, or the end of the document."""
+        found = self.sections_between(line, len(self.lines))
+        return found[0].heading.line if found else len(self.lines)
+
+    def next_heading(self, line: int) -> int:
+        """The first heading line at or after line, or the end of the document."""
+        if self._heading_lines is None:
+            self._heading_lines = [h.line for h in self.headings]
+        index = bisect.bisect_left(self._heading_lines, line)
+        return self._heading_lines[index] if index < len(self._heading_lines) else len(self.lines)
 
     def entries_between(self, first: int, end: int) -> list[Entry]:
         """The entries that start in lines [first, end)."""
@@ -300,7 +336,7 @@ class Document:
         doc._majority_newline()
         found = scan(lines, 0, len(lines))
         doc.blocks, doc.headings, doc.lists, doc.unparsed_lists, doc.entries = found[:5]
-        doc._build_sections()
+        doc.sections = build_sections(doc.headings, len(lines))
         doc._assign_entries(found.entries)
         return doc
 
@@ -318,8 +354,8 @@ class Document:
             return None  # CR-only line endings: the window arithmetic below counts LFs
         skip = len(BOM_BYTES) if self.bom else 0
         old, new = self._raw[skip:], data[skip:]
-        prefix = _common_prefix(old, new)
-        suffix = _common_suffix(old, new, min(len(old), len(new)) - prefix)
+        prefix = common_prefix(old, new)
+        suffix = common_suffix(old, new, min(len(old), len(new)) - prefix)
         start = old.rfind(b"\n", 0, prefix) + 1  # the changed lines, in whole lines
         old_end, new_end = len(old) - suffix, len(new) - suffix
         if not (_at_line_start(old, old_end) and _at_line_start(new, new_end)):
@@ -356,20 +392,23 @@ class Document:
             + found.blocks
             + [Block(b.first + delta, b.end + delta, b.kind) for b in self.blocks[after:]]
         )
+        lines = [h.line for h in self.headings]
         doc.headings = (
-            [h for h in self.headings if h.line < window_start]
+            self.headings[: bisect.bisect_left(lines, window_start)]
             + found.headings
-            + [Heading(h.line + delta, h.end + delta, h.level, h.text) for h in self.headings if h.line >= old_end]
+            + [
+                Heading(h.line + delta, h.end + delta, h.level, h.text)
+                for h in self.headings[bisect.bisect_left(lines, old_end) :]
+            ]
         )
         doc.lists = _spliced(self.lists, found.lists, window_start, old_end, delta)
         doc.unparsed_lists = _spliced(self.unparsed_lists, found.unparsed_lists, window_start, old_end, delta)
-        doc._build_sections()
-        old_after = [s.sig for s in self.sections if s.heading.line >= old_end]
-        new_after = [s for s in doc.sections if s.heading.line >= new_end]
-        same_after = old_after == [s.sig for s in new_after]
+        doc.sections, same_after = rebuild_sections(
+            self.sections, doc.headings, window_start, old_end, delta, len(doc.lines)
+        )
         # Entries after the window keep their rooms, but for those before the first heading after it (or
         # all of them when a heading in the window changed what the later headings mean).
-        limit = new_after[0].heading.line if same_after and new_after else len(doc.lines)
+        limit = doc.next_section(new_end) if same_after else len(doc.lines)
         self._move_entries(doc, found.entries, window_start, old_end, delta, limit)
         doc.derived = Derived(window_start, old_end, new_end, same_after)
 
@@ -412,6 +451,9 @@ class Document:
         changed = window + placed
         doc._assign_entries(changed)
         doc._runs = _compact([*before, Run(changed, [e.start for e in changed], 0), *far])
+        if self._keys is not None:
+            replaced = _cut(_cut(self._runs, window_start)[1], limit - delta)[0]
+            doc._keys = _patched(self._keys, [e for run in replaced for e in run.entries], changed)
         if len(doc._runs) > _MAX_RUNS:
             doc._flat = None
             _ = doc.entries  # move them all now, once in a while, rather than walk many runs each time
@@ -426,48 +468,9 @@ class Document:
         """Whether a parse can start afresh at block index and find what the whole parse found."""
         return self.blocks[index - 1][2] in {"blank_line", "heading"} or self._atx(index)
 
-    def _build_sections(self) -> None:
-        self.sections = []
-        wing: str | None = None
-        hall: Hall | None = None
-        in_wing = False
-        open_sections: list[Section] = []
-        for heading in self.headings:
-            level, text = heading.level, heading.text
-            section: Section | None = None
-            if level == 1:
-                # A title: it carries no meaning, but it closes every section before it.
-                wing, hall, in_wing = None, None, False
-                while open_sections:
-                    open_sections.pop().end = heading.line
-                continue
-            elif level == 2:
-                parsed = parse_hall(text)
-                if parsed is not None:
-                    wing, hall, in_wing = None, parsed, False
-                    section = Section(Kind.HALL, heading, 0, hall=parsed)
-                else:
-                    wing, hall, in_wing = text, None, True
-                    section = Section(Kind.WING, heading, 0, wing=text)
-            elif level == 3 and in_wing:
-                hall = parse_hall(text)
-                section = Section(Kind.WING_HALL if hall else Kind.OTHER, heading, 0, wing=wing, hall=hall)
-            elif (level == 3 and not in_wing and hall) or (level == 4 and in_wing and hall):
-                section = Section(Kind.ROOM, heading, 0, wing=wing, hall=hall, room=room_slug(text))
-            elif level <= 4:
-                section = Section(Kind.OTHER, heading, 0, wing=wing, hall=None)
-            if section is None:
-                continue  # a deeper heading is the user's own sub-heading inside a room
-            while open_sections and open_sections[-1].heading.level >= level:
-                open_sections.pop().end = heading.line
-            open_sections.append(section)
-            self.sections.append(section)
-        for section in open_sections:
-            section.end = len(self.lines)
-
     def _assign_entries(self, entries: list[Entry]) -> None:
         """Set the path of each of entries from the room it sits in."""
-        rooms = [s for s in self.sections if s.kind == Kind.ROOM]
+        rooms = [s for s in self.sections if s.kind == _ROOM]
         room_starts = [s.heading.line for s in rooms]
         paths: dict[int, MemoryPath | None] = {}
         for entry in entries:
@@ -483,7 +486,7 @@ class Document:
     # ------------------------------------------------------------------ finding
     def room_of(self, entry: Entry) -> Section | None:
         """The room section an entry sits in."""
-        rooms = [s for s in self.sections if s.kind == Kind.ROOM and s.heading.line <= entry.start < s.end]
+        rooms = [s for s in self.sections if s.kind == _ROOM and s.heading.line <= entry.start < s.end]
         return rooms[-1] if rooms else None
 
     def room_sections(self, path: MemoryPath) -> list[Section]:
@@ -491,20 +494,22 @@ class Document:
         return [
             s
             for s in self.sections
-            if s.kind == Kind.ROOM
+            if s.kind == _ROOM
             and s.hall == path.hall
             and s.room == path.room
             and (wing_key(s.wing) if s.wing else None) == key
         ]
 
     def room_entries(self, path: MemoryPath) -> list[Entry]:
+        """The entries of a room, in order (found through its sections: no walk over every entry)."""
         key = path.wing_key
-        return [
-            e._moved(delta) if delta else e
-            for entries, _, delta in self._runs
-            for e in entries
-            if e.path is not None and e.path.hall == path.hall and e.path.room == path.room and e.path.wing_key == key
-        ]
+        found: list[Entry] = []
+        for section in self.room_sections(path):
+            for entry in self.entries_between(section.heading.line, section.end):
+                p = entry.path
+                if p is not None and p.hall == path.hall and p.room == path.room and p.wing_key == key:
+                    found.append(entry)
+        return found
 
     def scope_entries(self, wing: str | None, *, placed: bool = True) -> list[Entry]:
         """Entries of one wing, or of the wing-less halls when wing is None.
@@ -532,20 +537,18 @@ class Document:
 
     def hall_sections(self, wing: str | None, hall: Hall) -> list[Section]:
         if wing is None:
-            return [s for s in self.sections if s.kind == Kind.HALL and s.hall == hall]
+            return [s for s in self.sections if s.kind == _HALL and s.hall == hall]
         key = wing_key(wing)
-        return [
-            s for s in self.sections if s.kind == Kind.WING_HALL and s.hall == hall and wing_key(s.wing or "") == key
-        ]
+        return [s for s in self.sections if s.kind == _WING_HALL and s.hall == hall and wing_key(s.wing or "") == key]
 
     def wing_sections(self, wing: str) -> list[Section]:
         key = wing_key(wing)
-        return [s for s in self.sections if s.kind == Kind.WING and wing_key(s.wing or "") == key]
+        return [s for s in self.sections if s.kind == _WING and wing_key(s.wing or "") == key]
 
     def wings(self) -> list[str]:
         seen: dict[str, str] = {}
         for section in self.sections:
-            if section.kind == Kind.WING and section.wing:
+            if section.kind == _WING and section.wing:
                 seen.setdefault(wing_key(section.wing), section.wing)
         return list(seen.values())
 

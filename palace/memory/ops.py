@@ -142,13 +142,8 @@ def _path_entry_sig(path: MemoryPath, content: str) -> _EntrySig:
 
 def _structure(doc: Document, first: int, end: int) -> tuple[list[SectionSig], list[_EntrySig]]:
     """What the headings and entries that start in lines [first, end) mean."""
-    sections = [s.sig for s in doc.sections if first <= s.heading.line < end]
+    sections = [s.sig for s in doc.sections_between(first, end)]
     return sections, [_entry_sig(e) for e in doc.entries_between(first, end)]
-
-
-def _next_heading(doc: Document, line: int) -> int:
-    """The first heading line at or after line, or the end of the document."""
-    return next((h.line for h in doc.headings if h.line >= line), len(doc.lines))
 
 
 def _checked(
@@ -170,7 +165,7 @@ def _checked(
         window_start, window_old_end, window_new_end = new.derived.first, new.derived.old_end, new.derived.new_end
         if window_start <= start and end <= window_old_end:
             first = window_start
-            old_end, new_end = _next_heading(doc, window_old_end), _next_heading(new, window_new_end)
+            old_end, new_end = doc.next_heading(window_old_end), new.next_heading(window_new_end)
     before_sections, before_entries = _structure(doc, first, start)
     after_sections, after_entries = _structure(doc, end, old_end)
     expected = (before_sections + added_sections + after_sections, before_entries + added_entries + after_entries)
@@ -216,18 +211,14 @@ def save(
     text = validate_content(content, limit)
     if replaces is not None:
         return _replace(doc, path, text, replaces, day, by)
-    scope = doc.scope_entries(path.wing, placed=False)  # only their text and path are read here
-    key = normalise(text)
-    equal = next((entry for entry in scope if entry.key == key), None)
-    if equal is not None:
-        entry = doc.placed(equal)
+    entry = doc.equal_entry(path.wing, text)
+    if entry is not None:
         where = entry.path if entry.path != path else None
         if entry.date == day:
             return None, ChangeResult("unchanged", path, entry.content, where=where, by=by)
         return _refresh(doc, entry, day), ChangeResult("refreshed", path, entry.content, where=where, by=by)
     # Only the room's own entries: `replaces` works within a room, so that is where a near-duplicate is actionable.
-    room = [e for e in scope if e.path is not None and e.path.hall == path.hall and e.path.room == path.room]
-    similar = similar_entries(room, text)
+    similar = similar_entries(doc.room_entries(path), text)
     return _insert(doc, path, text, day), ChangeResult("saved", path, text, similar=similar, by=by)
 
 
