@@ -361,6 +361,24 @@ def test_dropped_connections_give_up_after_three_retries(
     assert len(fake_server.requests) == 4 and len(sleeps) == 3
 
 
+def test_a_plain_500_is_not_retried_unless_the_endpoint_says_so(
+    fake_server: ScriptedServer, client: LLMClient, sleeps: Sleeps
+) -> None:
+    fake_server.add(Step(status=500, text="model does not fit"))
+    with pytest.raises(LLMServerError, match="model does not fit"):
+        client.stream_chat(MESSAGES)
+    assert sleeps == [] and len(fake_server.requests) == 1
+    fake_server.add(Step(status=500, headers={"x-should-retry": "true"}), Step(text="then fine"))
+    assert client.stream_chat(MESSAGES).content == "then fine" and sleeps == [0.5]
+
+
+def test_the_endpoint_can_say_not_to_retry(fake_server: ScriptedServer, client: LLMClient, sleeps: Sleeps) -> None:
+    fake_server.add(Step(status=503, headers={"x-should-retry": "false"}), Step(text="never"))
+    with pytest.raises(LLMServerError, match="503"):
+        client.stream_chat(MESSAGES)
+    assert sleeps == [] and fake_server.pending == 1
+
+
 def test_a_refused_connection_is_not_retried(sleeps: Sleeps) -> None:
     with ScriptedServer() as server:
         url = server.base_url  # a port that was just free, and is closed again below

@@ -24,7 +24,7 @@ from palace.errors import (
     LLMServerError,
     LLMTimeoutError,
 )
-from palace.model.failures import cause_reason, one_line, rejects, retry_after, server_message
+from palace.model.failures import cause_reason, one_line, rejects, retry_after, server_message, should_retry
 from palace.model.stream import Accumulator, Reply, valid_text
 
 if TYPE_CHECKING:
@@ -193,13 +193,14 @@ class LLMClient:
         """How long to wait before trying `exc`'s request again, or None when another try cannot help."""
         import openai
 
-        if attempt >= self.max_retries:
+        told = should_retry(exc)
+        if attempt >= self.max_retries or told is False:
             return None
         if isinstance(exc, openai.RateLimitError):
             if getattr(exc, "code", None) == "insufficient_quota":
                 return None
             reason = "rate limited"
-        elif isinstance(exc, openai.APIStatusError) and _transient(exc.status_code):
+        elif isinstance(exc, openai.APIStatusError) and (told or _transient(exc.status_code)):
             reason = f"the endpoint failed ({exc.status_code})"
         elif isinstance(exc, openai.APIConnectionError) and not isinstance(exc, openai.APITimeoutError):
             cause = cause_reason(exc)
