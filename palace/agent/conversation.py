@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,7 +14,9 @@ from palace.errors import LLMError, LLMNotConfiguredError
 from palace.memory.ops import ChangeResult
 from palace.memory.render import Rendered
 from palace.memory.store import MemoryStore
+from palace.model.failures import one_line
 from palace.model.prompts import load_prompt, system_prompt
+from palace.model.stream import valid_text
 from palace.model.tools import MemoryRecall, ToolBox, memory_tools
 
 if TYPE_CHECKING:
@@ -21,6 +24,8 @@ if TYPE_CHECKING:
     from palace.model.stream import Reply
     from palace.sessions.extract import Extractor
     from palace.sessions.journal import Journal
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -131,23 +136,37 @@ class Conversation:
         if self.client is None:
             result.error = str(LLMNotConfiguredError(_NOT_CONFIGURED))
             return result
-        self._add({"role": "user", "content": text})
+        self._add({"role": "user", "content": valid_text(text)})
         texts: list[str] = []
+        streaming = False  # has this model call shown text yet?
 
         def on_text(piece: str) -> None:
+            nonlocal streaming
+            streaming = True
             events.on_waiting(False)
             events.on_text(piece)
 
+        def on_notice(notice: str) -> None:
+            events.on_waiting(False)  # the spinner would write over the notice
+            events.on_notice(notice)
+            events.on_waiting(not streaming)
+
         while True:
+            streaming = False
             events.on_waiting(True)
             try:
                 reply = self.client.stream_chat(
                     [{"role": "system", "content": self.system}, *self.messages],
                     self.tools.schemas(),
                     on_text=on_text,
+                    on_notice=on_notice,
                 )
             except LLMError as exc:
                 result.error = str(exc)
+                break
+            except Exception as exc:  # a bug below the model seam must end the turn, not the REPL
+                log.debug("the model call failed", exc_info=True)
+                result.error = f"the model call failed unexpectedly: {type(exc).__name__}: {one_line(str(exc))}"
                 break
             finally:
                 events.on_waiting(False)

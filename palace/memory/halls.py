@@ -28,6 +28,62 @@ def _hall_key(text: str) -> str:
 _HALL_KEYS = {_hall_key(hall.value): hall for hall in Hall}
 HALL_LIST = ", ".join(hall.value for hall in Hall)
 _WING_RE = re.compile(r"^[A-Za-z0-9._\-]+$")
+MAX_NAME = 64  # characters in a wing, or in a room after slugging: a heading, not a sentence
+WING_RULE = f'a wing names a project or person: letters, digits, ".", "_", "-" (at most {MAX_NAME}), not a hall name'
+BROKEN_CHARACTER = "a broken character (an unpaired surrogate, e.g. half an emoji)"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_HIDDEN_CATEGORIES = {"Cc": "a control character", "Cf": "an invisible formatting character"}
+_LINE_CATEGORIES = {"Zl", "Zp"}
+_JOINERS = {"\u200c", "\u200d"}  # ZWNJ and ZWJ: needed inside Persian and Indic words and emoji sequences
+
+
+def has_broken_character(text: str) -> bool:
+    """Does text hold a lone surrogate, which cannot be written as UTF-8?"""
+    return _SURROGATE.search(text) is not None
+
+
+def _joins(text: str, at: int) -> bool:
+    """Is the joiner at text[at] between two visible non-ASCII characters, where scripts and emoji need it?"""
+    if at == 0 or at + 1 >= len(text):
+        return False
+    return all(
+        ord(ch) > 127 and not ch.isspace() and unicodedata.category(ch) not in {"Cc", "Cf", "Zl", "Zp"}
+        for ch in (text[at - 1], text[at + 1])
+    )
+
+
+@dataclass(frozen=True)
+class OddCharacter:
+    """A character text may not hold, named: `U+202E RIGHT-TO-LEFT OVERRIDE`."""
+
+    char: str
+    kind: str  # "a control character", "an invisible formatting character", "a line separator"
+
+    @property
+    def name(self) -> str:
+        name = unicodedata.name(self.char, "")
+        return f"U+{ord(self.char):04X}" + (f" {name}" if name else "")
+
+    @property
+    def line_break(self) -> bool:
+        return self.kind == "a line separator"
+
+    def __str__(self) -> str:
+        return f"{self.name}, {self.kind}"
+
+
+def odd_character(text: str) -> OddCharacter | None:
+    """The first control, invisible formatting (bidi, zero-width, tag) or line-separator character, if any."""
+    for at, ch in enumerate(text):
+        if ch == "\t" or ch.isprintable():
+            continue
+        category = unicodedata.category(ch)
+        if category in _LINE_CATEGORIES:
+            return OddCharacter(ch, "a line separator")
+        kind = _HIDDEN_CATEGORIES.get(category)
+        if kind is not None and not (ch in _JOINERS and _joins(text, at)):
+            return OddCharacter(ch, kind)
+    return None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -62,9 +118,32 @@ def wing_key(wing: str) -> str:
     return wing.casefold()
 
 
+def wing_problem(text: str) -> str | None:
+    """Why text cannot be a wing (a slug of letters, digits, `.`, `_`, `-`, not a hall name), or None."""
+    if has_broken_character(text):
+        return f"the wing has {BROKEN_CHARACTER}"
+    odd = odd_character(text)
+    if odd is not None:
+        return f"the wing contains {odd}"
+    if parse_hall(text) is not None:
+        return f'"{text}" is a hall, so it cannot be a wing'
+    if not _WING_RE.match(text) or text in {".", ".."}:
+        return f'wing "{text}" must be a slug (letters, digits, ".", "_", "-")'
+    if len(text) > MAX_NAME:
+        return f'wing "{text[:24]}…" is {len(text)} characters; the limit is {MAX_NAME}'
+    return None
+
+
 def is_valid_wing(text: str) -> bool:
-    """A wing is a slug (letters, digits, `.`, `_`, `-`) that is not a hall name."""
-    return bool(_WING_RE.match(text)) and text not in {".", ".."} and parse_hall(text) is None
+    """A wing is a slug (letters, digits, `.`, `_`, `-`) of at most MAX_NAME characters, not a hall name."""
+    return wing_problem(text) is None
+
+
+def wing_advice(text: str) -> str:
+    """What to write instead of an invalid wing: its slug when that is plainly what was meant, else the rule."""
+    slug = room_slug(text)
+    plain = not has_broken_character(text) and odd_character(text) is None and parse_hall(text) is None
+    return f'try "{slug}"' if plain and slug != text and is_valid_wing(slug) else WING_RULE
 
 
 @dataclass(frozen=True)
@@ -93,6 +172,11 @@ def parse_path(text: str) -> MemoryPath:
     """Parse `Hall/Room` or `Wing/Hall/Room`; MemoryPathError says what form is expected."""
     if not isinstance(text, str) or not text.strip():
         raise MemoryPathError(f"empty memory path; {_EXPECTED}")
+    if has_broken_character(text):
+        raise MemoryPathError(f"the memory path has {BROKEN_CHARACTER}; send the character whole or leave it out")
+    odd = odd_character(text)
+    if odd is not None:  # not quoted: a bidi override would garble the message itself
+        raise MemoryPathError(f"the memory path contains {odd}; remove it (wings and rooms are plain names)")
     raw = text.strip()
     parts = [part.strip() for part in raw.split("/")]
     if len(parts) == 1:
@@ -106,10 +190,9 @@ def parse_path(text: str) -> MemoryPath:
     wing: str | None = None
     if len(parts) == 3:
         wing, hall_text, room_text = parts
-        if parse_hall(wing) is not None:
-            raise MemoryPathError(f'"{wing}" is a hall, so it cannot be a wing in "{raw}"; {_EXPECTED}')
-        if not _WING_RE.match(wing):
-            raise MemoryPathError(f'wing "{wing}" must be a slug (letters, digits, ".", "_", "-"); {_EXPECTED}')
+        problem = wing_problem(wing)
+        if problem is not None:
+            raise MemoryPathError(f'{problem} in "{raw}"; {_EXPECTED}')
     else:
         hall_text, room_text = parts
         if parse_hall(hall_text) is None and parse_hall(room_text) is not None:
@@ -120,4 +203,9 @@ def parse_path(text: str) -> MemoryPath:
     room = room_slug(room_text)
     if not room:
         raise MemoryPathError(f'room "{room_text}" in "{raw}" has no letters or digits; {_EXPECTED}')
+    if len(room) > MAX_NAME:
+        raise MemoryPathError(
+            f'room "{room[:24]}…" is {len(room)} characters as a slug; the limit is {MAX_NAME} — '
+            "name the topic in a few words"
+        )
     return MemoryPath(wing, hall, room)

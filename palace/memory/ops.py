@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Literal
 
 from palace.errors import ContentError, EntryNotFoundError, SecretError, StoreError
 from palace.memory.document import Document, Entry, Kind, Section, SectionSig, entry_line
-from palace.memory.halls import Hall, MemoryPath
+from palace.memory.halls import BROKEN_CHARACTER, Hall, MemoryPath, has_broken_character, odd_character
 from palace.memory.keys import normalise as normalise  # the comparison key, part of this module's API
 from palace.memory.keys import words_of
 from palace.memory.secrets import find_secret
 
 Action = Literal["saved", "refreshed", "unchanged", "replaced", "forgotten"]
 _LEADING_DATE = re.compile(r"^\s*\[?\s*\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\s*\]?")
+_LEADING_BULLET = re.compile(r"^(?:[-*+](?:[ \t]+|$))+")
 
 
 @dataclass
@@ -71,7 +71,9 @@ def validate_content(content: object, limit: int) -> str:
     """The content as it will be written, or ContentError/SecretError saying why not."""
     if not isinstance(content, str):
         raise ContentError("content must be text")
-    text = content.strip()
+    if has_broken_character(content):  # it would reach memories.md as a raw non-UTF-8 byte
+        raise ContentError(f"content has {BROKEN_CHARACTER}; send the character whole or leave it out")
+    text = _LEADING_BULLET.sub("", content.strip())  # "- fact" is the fact; palace writes the bullet
     if not text:
         raise ContentError("content is empty; write one short sentence")
     if "\n" in text or "\r" in text:
@@ -80,10 +82,19 @@ def validate_content(content: object, limit: int) -> str:
         raise ContentError(f"content is {len(text)} characters; the limit is {limit} — shorten it to one sentence")
     if text.startswith("#"):
         raise ContentError("content may not start with '#' (it would read as a heading)")
-    if _LEADING_DATE.match(text):
-        raise ContentError("content may not start with a date; palace adds the date itself")
-    if any(unicodedata.category(ch) == "Cc" and ch != "\t" for ch in text):
-        raise ContentError("content contains control characters")
+    date = _LEADING_DATE.match(text)
+    if date:
+        raise ContentError(
+            f'content may not start with a date ("{date.group().strip()}"); palace dates each entry itself — '
+            "leave the date out, or put it later in the sentence if it is part of the fact"
+        )
+    odd = odd_character(text)
+    if odd is not None and odd.line_break:
+        raise ContentError(f"content must be one line, but it contains {odd}; save several entries instead")
+    if odd is not None:
+        raise ContentError(
+            f"content contains {odd}; remove it (control characters and invisible formatting are never saved)"
+        )
     kind = find_secret(text)
     if kind:
         raise SecretError(f"content looks like it contains a secret ({kind}); secrets are never saved")

@@ -23,8 +23,10 @@ class ChatModel(Protocol):
         messages: list[dict[str, Any]],
         tools: list[dict[str, Any]] | None = None,
         on_text: Callable[[str], None] | None = None,
+        *,
+        on_notice: Callable[[str], None] | None = None,  # what the user should hear meanwhile: a retry wait
     ) -> Reply:
-        """One streamed reply; a broken stream or Ctrl-C returns what arrived with `interrupted` set."""
+        """One streamed reply; a broken or unfinished stream, or Ctrl-C, returns what arrived, `interrupted` set."""
         ...
 
     def complete(self, messages: list[dict[str, Any]], *, json_mode: bool = False) -> Reply:

@@ -7,11 +7,12 @@ line with a hint. Message content is never logged or printed.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from palace.errors import (
     LLMAuthError,
@@ -23,8 +24,8 @@ from palace.errors import (
     LLMServerError,
     LLMTimeoutError,
 )
-from palace.model.failures import cause_reason, one_line, rejects, retry_after, server_message
-from palace.model.stream import Accumulator, Reply, ToolCall, usage_of
+from palace.model.failures import cause_reason, one_line, rejects, retry_after, server_message, should_retry
+from palace.model.stream import Accumulator, Reply, valid_text
 
 if TYPE_CHECKING:
     from openai import OpenAI
@@ -35,8 +36,14 @@ log = logging.getLogger(__name__)
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 PLACEHOLDER_KEY = "palace-no-key"  # local servers (Ollama, llama.cpp) accept any key
-MAX_RETRY_AFTER = 60.0  # never wait longer than this for one 429, whatever the server asks
+MAX_RETRY_AFTER = 60.0  # never wait longer than this before one retry, whatever the server asks
 _T = TypeVar("_T")
+Notice = Callable[[str], None]
+
+
+class _Retry(NamedTuple):
+    seconds: float
+    notice: str  # what the user is told while palace waits
 
 
 class LLMClient:
@@ -62,6 +69,7 @@ class LLMClient:
         self._lock = threading.Lock()
         self._stream_usage = True  # send stream_options.include_usage until the endpoint refuses it
         self._json_mode = True  # send response_format json_object until the endpoint refuses it
+        self._told: set[str] = set()  # notes about malformed stream data already shown this session
 
     @property
     def url(self) -> str:
@@ -75,46 +83,55 @@ class LLMClient:
         messages: list[dict[str, Any]],
         tools: list[dict[str, Any]] | None = None,
         on_text: Callable[[str], None] | None = None,
+        *,
+        on_notice: Notice | None = None,
     ) -> Reply:
-        """One streamed model reply. `on_text` gets each text piece as it arrives.
+        """One streamed model reply. `on_text` gets each text piece as it arrives, `on_notice` each retry wait.
 
-        A stream that breaks midway, or Ctrl-C, returns the partial reply with `interrupted` set
-        (and no tool calls, which may be incomplete). Failures before the stream starts raise LLMError.
+        A stream that breaks midway or ends without a finish reason, or Ctrl-C, returns the partial reply with
+        `interrupted` set (and no tool calls, which may be incomplete). Failures before the stream starts,
+        and a 200 that is not a chat stream at all, raise LLMError.
         """
         import openai
 
         client = self._get_client()
-        params: dict[str, Any] = {"model": self.model, "messages": messages, "stream": True}
+        params: dict[str, Any] = {"model": self.model, "messages": _sendable(messages), "stream": True}
         if tools:
             params["tools"] = tools
         try:
-            stream = self._open_stream(client, params)
+            stream = self._open_stream(client, params, on_notice)
         except KeyboardInterrupt:
             return Reply("", [], None, None, interrupted="stopped by user")
         except openai.OpenAIError as exc:
             raise self._translate(exc) from exc
-        return self._consume(stream, on_text)
+        return self._consume(stream, on_text, on_notice)
 
-    def complete(self, messages: list[dict[str, Any]], *, json_mode: bool = False) -> Reply:
+    def complete(
+        self, messages: list[dict[str, Any]], *, json_mode: bool = False, on_notice: Notice | None = None
+    ) -> Reply:
         """One non-streamed model reply; `json_mode` asks for a JSON object when the endpoint can."""
         import openai
 
         client = self._get_client()
-        params: dict[str, Any] = {"model": self.model, "messages": messages, "stream": False}
+        params: dict[str, Any] = {"model": self.model, "messages": _sendable(messages), "stream": False}
+
+        def create() -> Any:
+            return client.chat.completions.create(**params)
+
         try:
             if json_mode and self._json_mode:
                 params["response_format"] = {"type": "json_object"}
                 try:
-                    response = self._with_retries(lambda: client.chat.completions.create(**params))
+                    response = self._with_retries(create, on_notice)
                 except openai.BadRequestError:
                     del params["response_format"]
-                    response = self._with_retries(lambda: client.chat.completions.create(**params))
+                    response = self._with_retries(create, on_notice)
                     self._json_mode = False
             else:
-                response = self._with_retries(lambda: client.chat.completions.create(**params))
+                response = self._with_retries(create, on_notice)
         except openai.OpenAIError as exc:
             raise self._translate(exc) from exc
-        return self._from_completion(response)
+        return self._from_completion(response, on_notice)
 
     def list_models(self) -> list[str]:
         """The model names the endpoint offers."""
@@ -122,7 +139,7 @@ class LLMClient:
 
         client = self._get_client()
         try:
-            page = self._with_retries(lambda: client.models.list())
+            page = self._with_retries(lambda: client.models.list(), None)
             return sorted(str(model.id) for model in page)
         except openai.OpenAIError as exc:
             raise self._translate(exc) from exc
@@ -154,63 +171,78 @@ class LLMClient:
             )
             return self._client
 
-    def _with_retries(self, call: Callable[[], _T]) -> _T:
-        """Run `call`, retrying 429 answers with backoff (Retry-After when given)."""
+    def _with_retries(self, call: Callable[[], _T], on_notice: Notice | None) -> _T:
+        """Run `call`, retrying 429, 5xx and dropped connections with backoff (Retry-After when given)."""
         import openai
 
         attempt = 0
         while True:
             try:
                 return call()
-            except openai.RateLimitError as exc:
-                if attempt >= self.max_retries or getattr(exc, "code", None) == "insufficient_quota":
+            except openai.OpenAIError as exc:
+                retry = self._retry(exc, attempt)
+                if retry is None:
                     raise
-                wait = retry_after(exc)
-                if wait is None:
-                    wait = min(0.5 * 2**attempt, 8.0)
-                wait = min(wait, MAX_RETRY_AFTER)
                 attempt += 1
-                log.debug("rate limited (429); retry %d/%d in %.2fs", attempt, self.max_retries, wait)
-                self._sleep(wait)
+                log.debug("%s (retry %d/%d)", retry.notice, attempt, self.max_retries)
+                if on_notice is not None:
+                    on_notice(retry.notice)
+                self._sleep(retry.seconds)
 
-    def _open_stream(self, client: OpenAI, params: dict[str, Any]) -> Any:
+    def _retry(self, exc: Exception, attempt: int) -> _Retry | None:
+        """How long to wait before trying `exc`'s request again, or None when another try cannot help."""
+        import openai
+
+        told = should_retry(exc)
+        if attempt >= self.max_retries or told is False:
+            return None
+        if isinstance(exc, openai.RateLimitError):
+            if getattr(exc, "code", None) == "insufficient_quota":
+                return None
+            reason = "rate limited"
+        elif isinstance(exc, openai.APIStatusError) and (told or _transient(exc.status_code)):
+            reason = f"the endpoint failed ({exc.status_code})"
+        elif isinstance(exc, openai.APIConnectionError) and not isinstance(exc, openai.APITimeoutError):
+            cause = cause_reason(exc)
+            if cause in {"connection refused", "unknown host"}:
+                return None  # nothing listens there: trying again in a second will not change that
+            reason = f"the connection dropped before the reply started ({cause.rstrip('.')})"
+        else:
+            return None  # a timeout already waited its time; other errors are answers, not accidents
+        asked = retry_after(exc)
+        wait = min(0.5 * 2**attempt, 8.0) if asked is None else asked
+        if wait <= MAX_RETRY_AFTER:
+            return _Retry(wait, f"{reason}, retrying in {_seconds(wait)} s")
+        capped = f"the endpoint asked to wait {_seconds(wait)} s; palace waits at most {_seconds(MAX_RETRY_AFTER)} s"
+        return _Retry(MAX_RETRY_AFTER, f"{reason}, retrying in {_seconds(MAX_RETRY_AFTER)} s ({capped})")
+
+    def _open_stream(self, client: OpenAI, params: dict[str, Any], on_notice: Notice | None) -> Any:
         import openai
 
         def create() -> Any:
             return client.chat.completions.create(**params)
 
         if not self._stream_usage:
-            return self._with_retries(create)
+            return self._with_retries(create, on_notice)
         params["stream_options"] = {"include_usage": True}
         try:
-            return self._with_retries(create)
+            return self._with_retries(create, on_notice)
         except openai.BadRequestError as exc:
             if not rejects(exc, "stream_options", "include_usage"):
                 raise
             del params["stream_options"]
-            stream = self._with_retries(create)
+            stream = self._with_retries(create, on_notice)
             self._stream_usage = False
             return stream
 
-    def _consume(self, stream: Any, on_text: Callable[[str], None] | None) -> Reply:
-        import openai
-
+    def _consume(self, stream: Any, on_text: Callable[[str], None] | None, on_notice: Notice | None) -> Reply:
         acc = Accumulator()
         interrupted: str | None = None
         try:
-            iterator = iter(stream)
-            while True:
-                try:
-                    chunk = next(iterator)
-                except StopIteration:
-                    break
-                except (openai.OpenAIError, ValueError) as exc:
-                    if acc.finish_reason is None:  # after finish_reason the reply is whole
-                        interrupted = f"stream broke: {self._stream_reason(exc)}"
-                    break
-                text = acc.add(chunk)
-                if text and on_text is not None:
-                    on_text(text)
+            not_a_stream = self._not_a_stream(getattr(stream, "response", None))
+            if not_a_stream is not None:
+                raise not_a_stream
+            interrupted = self._read(stream, acc, on_text)
         except KeyboardInterrupt:
             interrupted = "stopped by user"
         finally:
@@ -218,7 +250,62 @@ class LLMClient:
                 stream.close()
             except Exception:  # closing a broken connection may fail too; nothing to do
                 log.debug("closing the stream failed", exc_info=True)
+        self._tell_notes(acc.notes, on_notice)
+        if interrupted is None and acc.chunks == 0:
+            raise self._empty_stream(getattr(stream, "response", None))
+        if interrupted is None and acc.finish_reason is None:
+            interrupted = "stream ended without a finish reason"  # a proxy may cut a stream cleanly
         return acc.reply(interrupted)
+
+    def _read(self, stream: Any, acc: Accumulator, on_text: Callable[[str], None] | None) -> str | None:
+        """Feed the stream's chunks to acc; the reason it broke, or None when it ended."""
+        iterator = iter(stream)
+        while True:
+            try:
+                chunk = next(iterator)
+            except StopIteration:
+                return None
+            except Exception as exc:  # openai, httpx or decoding errors alike: the stream is over
+                if acc.finish_reason is not None:  # after finish_reason the reply is whole
+                    return None
+                return f"stream broke: {self._stream_reason(exc)}"
+            text = acc.add(chunk)
+            if text and on_text is not None:
+                on_text(text)
+
+    def _tell_notes(self, notes: list[str], on_notice: Notice | None) -> None:
+        """Say once per session what the endpoint sent that palace had to skip or coerce."""
+        new = [note for note in notes if note not in self._told]
+        if not new:
+            return
+        self._told.update(new)
+        text = f"{self.url} sent data that does not follow the chat format: " + "; ".join(new)
+        log.debug(text)
+        if on_notice is not None:
+            on_notice(text)
+
+    def _not_a_stream(self, response: Any) -> LLMServerError | None:
+        """The error for a 200 whose body is plainly not a chat stream (HTML, JSON, empty), before reading it."""
+        headers = getattr(response, "headers", None)
+        if headers is None:
+            return None
+        kind = str(headers.get("content-type") or "").lower()
+        if str(headers.get("content-length") or "").strip() == "0":
+            return self._not_chat("an empty body")
+        if "html" in kind:
+            return self._not_chat("an HTML page")
+        if "json" in kind:
+            return self._not_chat(_describe_json(response))
+        return None
+
+    def _empty_stream(self, response: Any) -> LLMServerError:
+        if getattr(response, "num_bytes_downloaded", None) == 0:
+            return self._not_chat("an empty body")
+        return self._not_chat("a stream that held no reply (no chat chunks, only [DONE] or nothing)", stream=True)
+
+    def _not_chat(self, what: str, *, stream: bool = False) -> LLMServerError:
+        what = what if stream else f"{what}, not a chat stream"
+        return LLMServerError(f"{self.url} answered 200 with {what} — is OPENAI_BASE_URL right?")
 
     def _stream_reason(self, exc: BaseException) -> str:
         import openai
@@ -231,30 +318,12 @@ class LLMClient:
             return f"the endpoint sent an error: {server_message(exc)}"
         return f"unreadable data from the endpoint ({type(exc).__name__})"
 
-    def _from_completion(self, response: Any) -> Reply:
-        choices = getattr(response, "choices", None)
-        if not choices:
+    def _from_completion(self, response: Any, on_notice: Notice | None) -> Reply:
+        acc = Accumulator()
+        if not acc.add_completion(response):
             raise LLMServerError(f"{self.url} answered without a reply (no choices) — is it a chat endpoint?")
-        choice = choices[0]
-        message = getattr(choice, "message", None)
-        content = getattr(message, "content", None)
-        calls: list[ToolCall] = []
-        for n, raw in enumerate(getattr(message, "tool_calls", None) or ()):
-            function = getattr(raw, "function", None)
-            calls.append(
-                ToolCall(
-                    id=str(getattr(raw, "id", None) or f"call_palace_{n}"),
-                    name=str(getattr(function, "name", None) or ""),
-                    arguments=str(getattr(function, "arguments", None) or ""),
-                )
-            )
-        reason = getattr(choice, "finish_reason", None)
-        return Reply(
-            content=content if isinstance(content, str) else "",
-            tool_calls=calls,
-            usage=usage_of(getattr(response, "usage", None)),
-            finish_reason=str(reason) if reason else None,
-        )
+        self._tell_notes(acc.notes, on_notice)
+        return acc.reply()
 
     def _translate(self, exc: Exception) -> LLMError:
         """The one place where openai errors become palace errors (one line, with a hint)."""
@@ -300,6 +369,44 @@ class LLMClient:
         if isinstance(exc, openai.APIError):
             return LLMServerError(f"{url} failed: {server_message(exc)}")
         return LLMError(f"model call failed: {one_line(str(exc)) or type(exc).__name__}")
+
+
+def _transient(status: int) -> bool:
+    """A 5xx that says "not now": bad gateway, unavailable, gateway timeout, a CDN's unreachable origin."""
+    # Not a plain 500: local servers (Ollama, llama.cpp) answer 500 for failures that repeat, such as a model
+    # that does not fit in memory, and the same request would only fail the same way three more times.
+    return status in {502, 503, 504} or 520 <= status <= 529
+
+
+def _seconds(value: float) -> str:
+    """A wait as people say it: 0.5, 2, 20."""
+    return f"{value:.1f}".rstrip("0").rstrip(".") if value < 10 else f"{value:.0f}"
+
+
+def _sendable(value: Any) -> Any:
+    """value with every string valid UTF-8: one lone surrogate anywhere would make the whole request fail."""
+    if isinstance(value, str):
+        return valid_text(value)
+    if isinstance(value, dict):
+        return {key: _sendable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_sendable(item) for item in value]
+    return value
+
+
+def _describe_json(response: Any) -> str:
+    """What a JSON body that came instead of a stream says: an error message, or just "JSON"."""
+    try:
+        body = json.loads(response.read())
+    except Exception:  # unreadable is still "JSON" as far as the user needs to know
+        return "JSON"
+    error = body.get("error") if isinstance(body, dict) else None
+    message = error.get("message") if isinstance(error, dict) else error
+    if isinstance(message, str) and message.strip():
+        return f"an error in JSON ({one_line(message, 120)})"
+    if isinstance(body, dict) and "choices" in body:
+        return "a whole reply in JSON"
+    return "JSON"
 
 
 def client_from_settings(settings: Settings, model: str | None = None) -> LLMClient:

@@ -80,6 +80,13 @@ def retry_after(exc: Any) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
+def should_retry(exc: Any) -> bool | None:
+    """The endpoint's own word on retrying (OpenAI's `x-should-retry: true|false` header), if it gave one."""
+    headers = getattr(getattr(exc, "response", None), "headers", None)
+    value = str(headers.get("x-should-retry") or "").strip().lower() if headers is not None else ""
+    return {"true": True, "false": False}.get(value)
+
+
 def cause_reason(exc: BaseException) -> str:
     """A short reason from the low-level error behind a connection failure."""
     seen: set[int] = set()

@@ -6,6 +6,7 @@ A tool failure is data for the model (a clear error text), never an exception ou
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
@@ -17,6 +18,10 @@ from palace.errors import PalaceError
 from palace.memory.halls import HALL_LIST
 from palace.memory.ops import ChangeResult
 from palace.memory.store import MemoryStore
+from palace.model.failures import one_line
+from palace.model.stream import valid_text
+
+log = logging.getLogger(__name__)
 
 _PATH_HELP = (
     "Where the memory lives: 'Hall/room' for facts about the user that hold everywhere, or "
@@ -92,6 +97,7 @@ class Tool:
 
 
 def _failure(message: str) -> ToolOutcome:
+    message = valid_text(message)  # an error may quote the model's own broken text back
     return ToolOutcome(f"Error: {message}. Nothing was written.", error=message)
 
 
@@ -111,9 +117,21 @@ class ToolBox:
         if tool is None:
             return _failure(f'unknown tool "{name}"; available tools: {", ".join(self.tools)}')
         try:
+            return self._call(tool, arguments)
+        except Exception as exc:  # whatever a tool does, the model hears of it and the loop goes on
+            log.debug("tool %s failed", name, exc_info=True)
+            return _failure(f"{name} failed unexpectedly ({type(exc).__name__}: {one_line(str(exc), 160)})")
+
+    def _call(self, tool: Tool, arguments: str) -> ToolOutcome:
+        name = tool.name
+        try:
             raw = json.loads(arguments or "{}")
         except json.JSONDecodeError as exc:
             return _failure(f"the arguments for {name} are not valid JSON ({exc.msg} at character {exc.pos})")
+        except RecursionError:
+            return _failure(f"the arguments for {name} are nested too deeply to read; send a flat JSON object")
+        except ValueError as exc:  # e.g. an integer with more digits than Python converts
+            return _failure(f"the arguments for {name} are not valid JSON ({one_line(str(exc), 120)})")
         if not isinstance(raw, dict):
             return _failure(f"the arguments for {name} must be a JSON object")
         try:
@@ -122,7 +140,7 @@ class ToolBox:
             details = "; ".join(
                 f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}" for err in exc.errors()
             )
-            return _failure(f"invalid arguments for {name}: {details}")
+            return _failure(f"invalid arguments for {name}: {valid_text(details)}")
         try:
             return tool.run(args)
         except PalaceError as exc:

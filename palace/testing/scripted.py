@@ -82,6 +82,8 @@ class ScriptedModel:
         messages: list[dict[str, Any]],
         tools: list[dict[str, Any]] | None = None,
         on_text: Callable[[str], None] | None = None,
+        *,
+        on_notice: Callable[[str], None] | None = None,
     ) -> Reply:
         body: dict[str, Any] = {"model": self.model, "messages": list(messages), "stream": True}
         if tools:

@@ -42,6 +42,11 @@ class Step:
     delay: float = 0.0  # seconds before responding
     break_after: int | None = None  # streaming: drop the connection after this many chunks
     usage: tuple[int, int] | None = (10, 5)  # (prompt_tokens, completion_tokens)
+    # Faults an endpoint or a proxy can produce:
+    raw_body: bytes | None = None  # sent verbatim as a 200 body with `content_type`, instead of an answer
+    content_type: str = "text/html; charset=utf-8"
+    events: list[object] | None = None  # streaming: these as the `data:` events (str as is, else JSON), no [DONE]
+    hang_up: bool = False  # close the connection without sending any response
 
 
 class _Stopped(Exception):
@@ -119,6 +124,9 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             if step.delay > 0:
                 owner._wait(step.delay)
+            if step.hang_up:
+                self._drop()
+                return
             self._answer(step, body)
         except (_Stopped, OSError):
             self.close_connection = True
@@ -170,6 +178,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer(self, step: Step, body: dict[str, Any]) -> None:
         model = str(body.get("model", "palace-demo"))
+        if step.raw_body is not None:
+            self._send_raw(step.raw_body, step.content_type)
+            return
         if step.status != 200:
             kind, default = _ERROR_TEXT.get(step.status, ("server_error", "The server had an error."))
             message = step.text or default.format(model=model)
@@ -183,6 +194,15 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._send_json(200, _completion(step, model), step.headers)
 
+    def _send_raw(self, data: bytes, content_type: str) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(data)
+        self.wfile.flush()
+
     def _stream(self, step: Step, model: str, include_usage: bool) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
@@ -192,12 +212,15 @@ class _Handler(BaseHTTPRequestHandler):
         for key, value in step.headers.items():
             self.send_header(key, value)
         self.end_headers()
-        for sent, event in enumerate(_chunks(step, model, include_usage)):
+        events = step.events if step.events is not None else _chunks(step, model, include_usage)
+        for sent, event in enumerate(events):
             if step.break_after is not None and sent >= step.break_after:
                 self._drop()
                 return
-            self._write_chunk(f"data: {json.dumps(event)}\n\n".encode())
-        self._write_chunk(b"data: [DONE]\n\n")
+            data = event if isinstance(event, str) else json.dumps(event)
+            self._write_chunk(f"data: {data}\n\n".encode())
+        if step.events is None:
+            self._write_chunk(b"data: [DONE]\n\n")
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()
 

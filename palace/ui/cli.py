@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable, Sequence
 from datetime import date
@@ -98,9 +99,31 @@ def _flags(args: argparse.Namespace) -> dict[str, Any]:
     return {key: getattr(args, key, None) for key in ("model", "base_url", "wing")}
 
 
+def _not_utf8(words: Sequence[str]) -> str | None:
+    """Why the command line cannot be used as text: an argument with bytes that are not UTF-8 (or None)."""
+    for number, word in enumerate(words, 1):
+        if re.search("[\ud800-\udfff]", word):  # how Python hands over a byte that does not decode
+            try:
+                raw = word.encode("utf-8", "surrogateescape")
+            except UnicodeEncodeError:
+                raw = word.encode("utf-8", "backslashreplace")
+            shown = raw.decode("utf-8", "backslashreplace")
+            return (
+                f'argument {number} ("{shown}") is not valid UTF-8, so it cannot be saved or sent; nothing was done '
+                "— pass it as UTF-8 (check the encoding of your terminal or script)"
+            )
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, run one command, present errors as `Error: ...` with exit 1."""
     words = list(sys.argv[1:] if argv is None else argv)
+    problem = _not_utf8(words)
+    if problem is not None:
+        from palace.ui.console import Console
+
+        Console().error(problem)
+        return 2
     if not words or (words[0].startswith("-") and words[0] not in {"-h", "--help", "--version"}):
         words = ["chat", *words]  # `palace` and `palace --model M` mean `palace chat ...`
     args = build_parser().parse_args(words)
