@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from palace.errors import ContentError
 from palace.memory import Hall, MemoryPath, MemoryStore
 from palace.memory.document import Document
 
@@ -333,13 +334,16 @@ def test_non_utf8_bytes_survive_in_every_line(tmp_path: Path) -> None:
     assert ("Preferences/editors", "Helix") in entries(doc)
 
 
-def test_entry_with_invalid_bytes_can_be_refreshed_and_keeps_them(tmp_path: Path) -> None:
+def test_entry_with_invalid_bytes_keeps_them_and_palace_never_writes_more(tmp_path: Path) -> None:
     data = b"## Preferences\n\n### x\n- [2026-11-01] caf\xe9 au lait\n"
     store = store_at(tmp_path, data)
     doc = Document.parse(data)
     content = doc.entries[0].content  # carries the undecodable byte as a surrogate escape
-    assert store.save("Preferences/x", content).action == "refreshed"
-    assert store.file.read_bytes() == b"## Preferences\n\n### x\n- [2026-11-30] caf\xe9 au lait\n"
+    with pytest.raises(ContentError, match="broken character"):
+        store.save("Preferences/x", content)  # nothing that is not UTF-8 is ever written by palace
+    assert store.file.read_bytes() == data
+    store.save("Preferences/x", "Tea with milk")
+    assert store.file.read_bytes() == data + b"- [2026-11-30] Tea with milk\n"  # the hand-written byte stays
 
 
 def test_crlf_file_gets_crlf_lines(tmp_path: Path) -> None:
