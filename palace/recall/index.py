@@ -357,7 +357,7 @@ def _rebuild_schema(conn: sqlite3.Connection) -> None:
 def _stat_sessions(home: Path, rels: set[str]) -> Found:
     """What each of the session files at rels is, with its stat stamp (files gone meanwhile left out)."""
     found: Found = {}
-    for rel in rels:
+    for rel in sorted(rels):  # in name order: file ids, and so ties in the shortlist, do not vary by run
         name = classify(rel[len(SESSIONS_DIR) :])
         if name is None:
             continue

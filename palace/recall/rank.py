@@ -319,7 +319,7 @@ class _Group:
 
 class _Needle(NamedTuple):
     bit: int
-    text: str  # " term " (" term" for a prefix), found in " " + a document's terms + " "
+    text: str  # " term " (" term" for a prefix), counted in a document's terms with a space each side of each
     weight: float
 
 
@@ -352,7 +352,7 @@ def _score(rows: list[Candidate], sources: dict[int, str], weights: Weights, que
 
 def _bm25(terms: str, length: int, average: float, needles: list[_Needle]) -> tuple[float, int]:
     """The BM25 score of one document's terms, and the bits of the query terms it holds."""
-    padded = f" {terms} "
+    padded = f" {terms.replace(' ', '  ')} "  # non-overlapping counts miss " t " twice in " t t "
     norm = _K1 * (1 - _B + _B * length / average)
     mask = 0
     score = 0.0
