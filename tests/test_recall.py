@@ -8,7 +8,7 @@ import sqlite3
 import stat
 import threading
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import palace.recall as recall
 from palace.errors import PalaceError, RecallError
 from palace.memory.secrets import find_secret
-from palace.recall import RecallHit, RecallIndex, format_hits, query_terms, stem, tokenize
+from palace.recall import RecallHit, RecallIndex, format_hits, query_terms, rank, stem, tokenize
 
 SECRET = "sk-proj-Zx81Qw3Er5Ty7Ui9Op2As4Df6Gh8Jk0L"
 
@@ -82,6 +82,10 @@ def index(home: Path) -> Iterator[RecallIndex]:
 
 def sources(hits: list[RecallHit]) -> list[str]:
     return [h.source for h in hits]
+
+
+def _age(path: Path) -> None:
+    os.utime(path, (1_600_000_000, 1_600_000_000))  # written in 2020: not a file that is still changing
 
 
 # -- tokenising --------------------------------------------------------------------------------------
@@ -186,6 +190,61 @@ def test_newer_session_first_among_equal_scores(home: Path, index: RecallIndex) 
     assert sources(index.search("kafka lag")) == ["2026-06-01-dddd0002", "2026-01-01-dddd0001"]
 
 
+def test_a_session_that_returns_to_a_topic_ranks_above_a_single_mention(home: Path, index: RecallIndex) -> None:
+    # Both hold the same best message; the older one comes back to the topic, which outweighs recency.
+    write_journal(
+        home,
+        "2026-03-01",
+        "0dec0001",
+        [("user", "the vitess resharding plan"), ("assistant", "vitess resharding runs online while reads go on")],
+    )
+    write_journal(home, "2026-03-09", "0dec0002", [("user", "the vitess resharding plan")])
+    assert sources(index.search("vitess resharding")) == ["2026-03-01-0dec0001", "2026-03-09-0dec0002"]
+
+
+def test_a_word_repeated_back_to_back_counts_each_time(home: Path, index: RecallIndex) -> None:
+    # "tests testing" is the stem "test" twice in a row; the newer session says it once.
+    write_journal(home, "2026-02-04", "7f000001", [("user", "flaky tests testing")])
+    write_journal(home, "2026-02-05", "7f000002", [("user", "flaky test suite")])
+    assert sources(index.search("tests")) == ["2026-02-04-7f000001", "2026-02-05-7f000002"]
+
+
+def test_a_rare_query_word_counts_more_than_a_common_one(home: Path, index: RecallIndex) -> None:
+    for i in range(12):
+        write_journal(home, "2026-02-01", f"1df0{i:04d}", [("user", f"we deploy service {i} on fridays")])
+    write_journal(home, "2026-02-02", "1df10001", [("user", "the canary rollout")])
+    write_journal(home, "2026-02-03", "1df10002", [("user", "deploy deploy deploy again")])
+    assert sources(index.search("deploy canary"))[0] == "2026-02-02-1df10001"
+
+
+@pytest.mark.parametrize("limit", [1, 10])
+def test_the_best_of_a_full_shortlist_of_equal_candidates_is_found(home: Path, index: RecallIndex, limit: int) -> None:
+    # Every session holds the query word, so the shortlist's estimate ties them all, and ties go to the
+    # most recently indexed: the best session, indexed first, is the last one to make the shortlist.
+    width = max(recall.MIN_SHORTLIST, rank.SHORTLIST * limit)
+    write_journal(home, "2026-04-01", "5e1e0000", [("user", "nomad nomad job spec")])
+    index.refresh()
+    for i in range(1, width):
+        write_journal(home, "2026-04-01", f"5e1e{i:04d}", [("user", "nomad job spec")])
+    hits = index.search("nomad", limit=limit)
+    assert hits[0].source == "2026-04-01-5e1e0000"
+    assert len(hits) == limit
+
+
+def test_the_newest_of_many_equal_sessions_is_found_first(home: Path, index: RecallIndex) -> None:
+    # More equal sessions than the shortlist holds, all indexed at once: the newest is still found.
+    first = date(2025, 1, 1)
+    topics = ("flyway baseline", "etcd snapshot", "istio mtls")
+    count = 8 * recall.MIN_SHORTLIST
+    for i in range(count):
+        day = (first + timedelta(days=i)).isoformat()
+        for t, topic in enumerate(topics):
+            write_journal(home, day, f"ab{t}{i:05d}", [("user", f"{topic} again")])
+    newest = (first + timedelta(days=count - 1)).isoformat()
+    for t, topic in enumerate(topics):
+        assert sources(index.search(topic, limit=1)) == [f"{newest}-ab{t}{count - 1:05d}"]
+
+
 def test_since_and_until_filter_by_session_date(home: Path, index: RecallIndex) -> None:
     for day, ident in [("2026-01-10", "eeee0001"), ("2026-02-10", "eeee0002"), ("2026-03-10", "eeee0003")]:
         write_journal(home, day, ident, [("user", "terraform state lock")])
@@ -193,6 +252,11 @@ def test_since_and_until_filter_by_session_date(home: Path, index: RecallIndex) 
     assert sources(index.search("terraform", since=date(2026, 2, 1))) == ["2026-03-10-eeee0003", "2026-02-10-eeee0002"]
     assert sources(index.search("terraform", until=date(2026, 2, 10))) == ["2026-02-10-eeee0002", "2026-01-10-eeee0001"]
     assert sources(index.search("terraform", since=date(2026, 2, 1), until=date(2026, 2, 28))) == [
+        "2026-02-10-eeee0002"
+    ]
+    # Both ends are inclusive: a session on the first or the last day of the range is in it.
+    assert sources(index.search("terraform", since=date(2026, 2, 10))) == ["2026-03-10-eeee0003", "2026-02-10-eeee0002"]
+    assert sources(index.search("terraform", since=date(2026, 2, 10), until=date(2026, 2, 10))) == [
         "2026-02-10-eeee0002"
     ]
 
@@ -231,6 +295,42 @@ def test_memory_entries_are_their_own_sources(home: Path, index: RecallIndex) ->
     assert "2026-11-02-abab0001" in sources(hits)
     vue = index.search("vue tauri")[0]
     assert (vue.source, vue.where) == ("memories.md", "memory ifai/Project Knowledge/frontend-stack")
+
+
+MEMORIES_BY_ROOM = (
+    "# Memories\n\n## Preferences\n\n### programming-languages\n"
+    "- [2026-01-05] The user writes backends in Rust\n- [2026-03-05] Rust error handling uses anyhow\n"
+    "\n### editor\n- [2026-03-06] Helix with the rust-analyzer language server\n"
+    "\n### shell\n- [2026-03-07] fish with starship\n"
+)
+
+
+def test_memory_entries_rank_as_one_source_per_room(home: Path, index: RecallIndex) -> None:
+    home.mkdir(exist_ok=True)
+    (home / "memories.md").write_text(MEMORIES_BY_ROOM, encoding="utf-8")
+    write_journal(home, "2026-11-02", "abab0002", [("user", "rust lifetimes again")])
+    hits = index.search("rust", limit=10)
+    memory = sorted(h.where for h in hits if h.source == "memories.md")
+    assert memory == ["memory Preferences/editor", "memory Preferences/programming-languages"]
+    assert "2026-11-02-abab0002" in sources(hits)
+
+
+def test_date_range_applies_to_memory_entries_by_their_own_date(home: Path, index: RecallIndex) -> None:
+    home.mkdir(exist_ok=True)
+    (home / "memories.md").write_text(MEMORIES_BY_ROOM, encoding="utf-8")
+    early = index.search("rust backends", until=date(2026, 2, 1))
+    assert [(h.where, h.date) for h in early] == [("memory Preferences/programming-languages", "2026-01-05")]
+    late = index.search("rust", since=date(2026, 3, 6))
+    assert [(h.where, h.date) for h in late] == [("memory Preferences/editor", "2026-03-06")]
+    assert index.search("backends", since=date(2026, 3, 6)) == []
+
+
+def test_exclude_can_leave_out_the_memories_file(home: Path, index: RecallIndex) -> None:
+    home.mkdir(exist_ok=True)
+    (home / "memories.md").write_text(MEMORIES_BY_ROOM, encoding="utf-8")
+    write_journal(home, "2026-11-02", "abab0003", [("user", "rust lifetimes again")])
+    assert "memories.md" in sources(index.search("rust", limit=10))
+    assert sources(index.search("rust", limit=10, exclude={"memories.md"})) == ["2026-11-02-abab0003"]
 
 
 def test_archive_only_and_journal_only_sessions(home: Path, index: RecallIndex) -> None:
@@ -290,6 +390,31 @@ def test_incremental_refresh_new_changed_deleted(home: Path, index: RecallIndex)
     assert index.search("odyssey") == []
 
 
+def test_deleted_sessions_leave_nothing_behind(home: Path, index: RecallIndex) -> None:
+    # Deleted sessions that matched better than the one left must not crowd it out of the shortlist.
+    deleted = [
+        write_journal(home, "2026-06-01", f"de1e{i:04d}", [("user", "kafka consumer lag alert")])
+        for i in range(recall.MIN_SHORTLIST)
+    ]
+    write_journal(home, "2026-05-01", "de1f0001", [("user", "kafka topics")])
+    assert sources(index.search("kafka consumer lag", limit=1))[0].startswith("2026-06-01-de1e")
+    for path in deleted:
+        path.unlink()
+    assert sources(index.search("kafka consumer lag", limit=1)) == ["2026-05-01-de1f0001"]
+    stats = index.refresh()  # the deletions were caught up once, for good
+    assert (stats.added, stats.changed, stats.removed) == (0, 0, 0)
+
+
+def test_old_session_deleted_between_full_scans_is_dropped(home: Path, index: RecallIndex) -> None:
+    old = write_archive(home, "2020-09-15", "01d00004", "Moved the wiki to bookstack.")
+    _age(old)
+    write_journal(home, "2026-08-11", "01d00005", [("user", "a newer session about bookstack")])
+    assert set(sources(index.search("bookstack", limit=5))) == {"2026-08-11-01d00005", "2020-09-15-01d00004"}
+    old.unlink()  # not a file that may change in place: seen through the directory listing
+    assert sources(index.search("bookstack", limit=5)) == ["2026-08-11-01d00005"]
+    assert not index.refresh().full_scan
+
+
 def test_live_journal_appended_without_directory_change(home: Path, index: RecallIndex) -> None:
     path = write_journal(home, "2026-08-03", "11fe0001", [("user", "start of a live session")])
     assert index.search("zookeeper") == []
@@ -297,10 +422,6 @@ def test_live_journal_appended_without_directory_change(home: Path, index: Recal
         message = {"role": "user", "content": "we still run zookeeper for kafka"}
         handle.write(json.dumps({"type": "message", "ts": "2026-08-03T15:00:00+00:00", "message": message}) + "\n")
     assert sources(index.search("zookeeper")) == ["2026-08-03-11fe0001"]
-
-
-def _age(path: Path) -> None:
-    os.utime(path, (1_600_000_000, 1_600_000_000))  # written in 2020: not a file that is still changing
 
 
 def test_old_archive_replaced_by_rename_is_seen(home: Path, index: RecallIndex) -> None:

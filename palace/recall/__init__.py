@@ -15,7 +15,7 @@ user's text never reaches FTS5 syntax), stop words (English, Chinese particles) 
 summary and memory entry (read by `sources`) is its own document; a document's rowid is its file's id
 << DOC_BITS | its number.
 
-A search (`index`) (1) shortlists session files inside SQLite from the posting lists alone, by the
+A search (`rank`) (1) shortlists session files inside SQLite from the posting lists alone, by the
 idf-weighted share of the query each covers; (2) reads every document of the shortlisted sessions; (3)
 scores them with BM25 over all query terms, summaries weighted up, and ranks each session by its best
 documents (a steeply diminishing sum) times its coverage of the query, with a mild recency tie-break.
@@ -26,11 +26,14 @@ the index is rebuilt when the secret patterns change; format_hits (`format`) red
 here logs.
 
 Modules: `text` (tokenising, query terms, snippets), `sources` (reading the files into documents),
-`index` (`RecallIndex`: the SQLite index, catching up, search and ranking), `format` (`format_hits`).
+`schema` (the tables, the format version, document rowids), `index` (`RecallIndex`: the connection,
+corruption and busy handling, catching up with the files), `rank` (search and ranking: `RecallHit`),
+`format` (`format_hits`).
 """
 
 from palace.recall.format import format_hits
-from palace.recall.index import MAX_LIMIT, MAX_QUERY_CHARS, MIN_SHORTLIST, RecallHit, RecallIndex, RefreshStats
+from palace.recall.index import RecallIndex, RefreshStats
+from palace.recall.rank import MAX_LIMIT, MAX_QUERY_CHARS, MIN_SHORTLIST, RecallHit
 from palace.recall.text import query_terms, stem, tokenize
 
 __all__ = [

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from palace.memory.secrets import redact
 from palace.paths import MEMORIES
-from palace.recall.index import RecallHit, neg_date
+from palace.recall.rank import RecallHit, neg_date
 
 
 def _utf8_len(text: str) -> int:
@@ -20,6 +22,16 @@ def _cut_utf8(text: str, max_bytes: int, ellipsis: str = "…") -> str:
         return ""
     cut = text.encode("utf-8", "replace")[:room].decode("utf-8", "ignore")
     return cut.rstrip() + ellipsis
+
+
+def _entries(groups: dict[str, list[RecallHit]]) -> Iterator[tuple[str, str, RecallHit]]:
+    """(head, prefix, hit) per hit: head starts a source (on its first hit), prefix says where the snippet is from."""
+    for source, group in groups.items():
+        memories = source == MEMORIES
+        header = "memories.md" if memories else f"[{group[0].date}] session {redact(source)}"
+        for i, hit in enumerate(group):
+            dated = f" [{hit.date}]" if memories else ""  # entries of one file carry their own dates
+            yield ("\n" + header) if i == 0 else "", f"  - {redact(hit.where)}{dated}: ", hit
 
 
 def format_hits(hits: list[RecallHit], *, max_bytes: int = 2048, query: str | None = None) -> str:
@@ -40,27 +52,18 @@ def format_hits(hits: list[RecallHit], *, max_bytes: int = 2048, query: str | No
     shown = 0
     # Each snippet gets a fair share of the room, so that one long snippet cannot crowd out the rest.
     share = max(120, (max_bytes - used) // min(total, 6) - 60)
-    for source, group in groups.items():
-        memories = source == MEMORIES
-        header = "memories.md" if memories else f"[{group[0].date}] session {redact(source)}"
-        for i, hit in enumerate(group):
-            left = total - shown
-            reserve = _utf8_len(f"\n({left} more not shown)") if left > 1 else 0
-            dated = f" [{hit.date}]" if memories else ""  # entries of one file carry their own dates
-            prefix = f"  - {redact(hit.where)}{dated}: "
-            head = ("\n" + header) if i == 0 else ""
-            budget = max_bytes - used - reserve - _utf8_len(head) - 1 - _utf8_len(prefix)
-            if budget < 24:
-                break
-            budget = min(budget, share)
-            snippet = _cut_utf8(redact(" ".join(hit.snippet.split())), budget)
-            line = head + "\n" + prefix + snippet
-            lines.append(line)
-            used += _utf8_len(line)
-            shown += 1
-        else:
-            continue
-        break
+    for head, prefix, hit in _entries(groups):
+        left = total - shown
+        reserve = _utf8_len(f"\n({left} more not shown)") if left > 1 else 0
+        budget = max_bytes - used - reserve - _utf8_len(head) - 1 - _utf8_len(prefix)
+        if budget < 24:
+            break
+        budget = min(budget, share)
+        snippet = _cut_utf8(redact(" ".join(hit.snippet.split())), budget)
+        line = head + "\n" + prefix + snippet
+        lines.append(line)
+        used += _utf8_len(line)
+        shown += 1
     if shown < total:
         lines.append(f"\n({total - shown} more not shown)")
     return _cut_utf8("".join(lines), max_bytes)

@@ -8,7 +8,9 @@ import os
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
+from enum import StrEnum
 from pathlib import Path
+from typing import NamedTuple
 
 from palace.memory.document import Document
 from palace.memory.secrets import redact
@@ -18,16 +20,72 @@ HOT_SECONDS = 2 * 86400  # session files written this recently are stat'ed at ev
 
 _SESSION_FILE = re.compile(r"^(\d{4}-\d{2}-\d{2})-([0-9A-Za-z]{1,32})\.(jsonl|md)$")
 
-Found = dict[str, tuple[str, str, str, int, int]]  # rel path -> (kind, source, date, size, mtime_ns)
+
+class FileKind(StrEnum):
+    """What an indexed file is (stored in the index's file table)."""
+
+    JOURNAL = "journal"  # sessions/<day>-<id>.jsonl
+    ARCHIVE = "archive"  # sessions/<day>-<id>.md
+    MEMORIES = "memories"  # memories.md
+
+
+class DocKind(StrEnum):
+    """What a session document is; a memory entry's kind is memory_kind(its room path) instead."""
+
+    SUMMARY = "summary"
+    USER = "user"
+    ASSISTANT = "assistant"
+
+
+MEMORY_PREFIX = "memory:"
+
+
+def memory_kind(path: str) -> str:
+    """The document kind of a memory entry in the room at path (e.g. "memory:Preferences/editor")."""
+    return MEMORY_PREFIX + path
+
+
+def memory_room(kind: str) -> str | None:
+    """The room path of a memory entry's document kind, or None for a session document."""
+    return kind[len(MEMORY_PREFIX) :] if kind.startswith(MEMORY_PREFIX) else None
+
+
+class SessionName(NamedTuple):
+    """What a session file's name says: its kind, the session (source) it belongs to and its day."""
+
+    kind: FileKind
+    source: str  # "2026-11-30-a1b2c3d4"
+    day: str  # "2026-11-30"
+
+
+class FileMeta(NamedTuple):
+    """A file found on disk: what it is and its stat stamp (size, mtime), compared with the index's."""
+
+    kind: FileKind
+    source: str
+    day: str  # "" for memories.md: its entries carry their own dates
+    size: int
+    mtime_ns: int
+
+
+Found = dict[str, FileMeta]  # rel path -> what the scan found there
 
 
 @dataclass
 class Doc:
     """One indexable document: a message, an archive's summary, or a memory entry."""
 
-    kind: str  # "summary" | "user" | "assistant" | "memory:<path>"
+    kind: str  # a DocKind, or memory_kind(path) for a memory entry
     date: str
     text: str
+
+
+class ParsedFile(NamedTuple):
+    """The documents of one file, and the size and mtime of the version they were read from."""
+
+    docs: list[Doc]
+    size: int
+    mtime_ns: int
 
 
 def _clip(text: str) -> str:
@@ -59,11 +117,11 @@ def _parse_journal(data: bytes, day: str) -> list[Doc]:
         if not isinstance(message, dict):
             continue
         role = message.get("role")
-        if role not in ("user", "assistant"):
+        if role not in (DocKind.USER, DocKind.ASSISTANT):
             continue
         text = _clip(_content_text(message.get("content")))
         if text:
-            docs.append(Doc(str(role), day, redact(text)))
+            docs.append(Doc(DocKind(role), day, redact(text)))
     return docs
 
 
@@ -73,7 +131,8 @@ _ITEM = re.compile(r"^\s{0,3}[-*+]\s+(?:\[(\d{4}-\d{2}-\d{2})\]\s*)?(.*\S)\s*$")
 _BOLD_PATH = re.compile(r"^\*\*(.+?)\*\*:?\s*")
 
 
-def _parse_archive(text: str, day: str) -> list[Doc]:
+def _sections(text: str) -> dict[str, list[str]]:
+    """The lines under each level-2 heading of an archive (case-folded name), fenced code kept whole."""
     sections: dict[str, list[str]] = {}
     current: str | None = None
     fence: str | None = None
@@ -89,6 +148,11 @@ def _parse_archive(text: str, day: str) -> list[Doc]:
             continue
         elif current is not None:
             sections[current].append(line)
+    return sections
+
+
+def _parse_archive(text: str, day: str) -> list[Doc]:
+    sections = _sections(text)
     parts: list[str] = []
     summary = "\n".join(sections.get("summary", [])).strip()
     if summary:
@@ -102,7 +166,7 @@ def _parse_archive(text: str, day: str) -> list[Doc]:
         body = [ln for name, lines in sections.items() if name not in known for ln in lines]
         parts = [ln for ln in body if ln.strip()]
     text = _clip("\n".join(parts))
-    return [Doc("summary", day, redact(text))] if text else []
+    return [Doc(DocKind.SUMMARY, day, redact(text))] if text else []
 
 
 def _parse_memories(data: bytes, default_day: str) -> list[Doc]:
@@ -112,46 +176,47 @@ def _parse_memories(data: bytes, default_day: str) -> list[Doc]:
         if entry.path is None:
             continue
         content = _clip(entry.content.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
-        docs.append(Doc(f"memory:{entry.path}", entry.date or default_day, redact(content)))
+        docs.append(Doc(memory_kind(str(entry.path)), entry.date or default_day, redact(content)))
     return docs
 
 
-def read_file(path: Path, kind: str, day: str) -> tuple[list[Doc], int, int] | None:
-    """(documents, size, mtime_ns) from one file, or None if it vanished or cannot be read."""
+def read_file(path: Path, kind: FileKind, day: str) -> ParsedFile | None:
+    """The documents of one file (and the stamp of the version read), or None if it vanished or cannot be read."""
     try:
         with path.open("rb") as handle:
             st = os.fstat(handle.fileno())
             data = handle.read()
     except OSError:
         return None
-    if kind == "journal":
+    if kind == FileKind.JOURNAL:
         docs = _parse_journal(data, day)
-    elif kind == "archive":
+    elif kind == FileKind.ARCHIVE:
         docs = _parse_archive(data.decode("utf-8", "replace"), day)
     else:
         if not day:
             day = datetime.fromtimestamp(st.st_mtime).date().isoformat()
         docs = _parse_memories(data, day)
-    return docs, st.st_size, st.st_mtime_ns
+    return ParsedFile(docs, st.st_size, st.st_mtime_ns)
 
 
 def hot_files(found: Found, now: float) -> list[str]:
     """Files that may still change in place: journals without an archive or newer than it (a live or
     resumed session), and any session file written in the last HOT_SECONDS."""
     recent = int((now - HOT_SECONDS) * 1e9)
-    archives = {meta[1]: meta[4] for meta in found.values() if meta[0] == "archive"}
+    archives = {meta.source: meta.mtime_ns for meta in found.values() if meta.kind == FileKind.ARCHIVE}
     hot = []
-    for rel, (kind, source, _day, _size, mtime) in found.items():
-        if mtime > recent or (kind == "journal" and mtime > archives.get(source, -1)):
+    for rel, meta in found.items():
+        live = meta.kind == FileKind.JOURNAL and meta.mtime_ns > archives.get(meta.source, -1)
+        if meta.mtime_ns > recent or live:
             hot.append(rel)
     return hot
 
 
-_CLASSIFIED: dict[str, tuple[str, str, str] | None] = {}
+_CLASSIFIED: dict[str, SessionName | None] = {}
 
 
-def classify(name: str) -> tuple[str, str, str] | None:
-    """(kind, source, date) of a file name under sessions/, or None for files recall ignores."""
+def classify(name: str) -> SessionName | None:
+    """What a file name under sessions/ says, or None for files recall ignores."""
     if name in _CLASSIFIED:
         return _CLASSIFIED[name]
     result = None
@@ -160,7 +225,8 @@ def classify(name: str) -> tuple[str, str, str] | None:
         day, ident, ext = match.groups()
         with contextlib.suppress(ValueError):
             date.fromisoformat(day)
-            result = ("journal" if ext == "jsonl" else "archive"), f"{day}-{ident}", day
+            kind = FileKind.JOURNAL if ext == "jsonl" else FileKind.ARCHIVE
+            result = SessionName(kind, f"{day}-{ident}", day)
     if len(_CLASSIFIED) < 1_000_000:
         _CLASSIFIED[name] = result
     return result

@@ -37,30 +37,45 @@ def stem(word: str) -> str:
         return cached
     w = word
     if len(w) > 3 and w.isascii() and w.isalpha():
-        if w.endswith("ies") and len(w) > 4:
-            w = w[:-3] + "y"
-        elif w.endswith("sses") or w.endswith(("xes", "ches", "shes", "zzes")):
-            w = w[:-2]
-        elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
-            w = w[:-1]
-        for suffix in ("ing", "ed"):
-            base = w[: -len(suffix)]
-            if w.endswith(suffix) and len(base) >= 3 and _VOWEL.search(base):
-                w = base
-                if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz" and w[-1] not in "aeiou":
-                    w = w[:-1]
-                break
-        if w.endswith("ment") and len(w) > 7:
-            w = w[:-4]
-        elif (w.endswith("ation") and len(w) > 7) or (w.endswith(("tion", "sion")) and len(w) > 6):
-            w = w[:-3]
-        elif w.endswith("ly") and len(w) > 5:
-            w = w[:-2]
-        if w.endswith("e") and len(w) > 4:
-            w = w[:-1]
+        w = _final_e(_derivational(_verb_ending(_plural(w))))
     if len(_STEM_CACHE) < 200_000:
         _STEM_CACHE[word] = w
     return w
+
+
+def _plural(w: str) -> str:
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "y"
+    if w.endswith("sses") or w.endswith(("xes", "ches", "shes", "zzes")):
+        return w[:-2]
+    if w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
+
+
+def _verb_ending(w: str) -> str:
+    """-ing and -ed off a stem that keeps a vowel, a doubled consonant undone (running -> run)."""
+    for suffix in ("ing", "ed"):
+        base = w[: -len(suffix)]
+        if w.endswith(suffix) and len(base) >= 3 and _VOWEL.search(base):
+            if len(base) > 3 and base[-1] == base[-2] and base[-1] not in "lsz" and base[-1] not in "aeiou":
+                return base[:-1]
+            return base
+    return w
+
+
+def _derivational(w: str) -> str:
+    if w.endswith("ment") and len(w) > 7:
+        return w[:-4]
+    if (w.endswith("ation") and len(w) > 7) or (w.endswith(("tion", "sion")) and len(w) > 6):
+        return w[:-3]
+    if w.endswith("ly") and len(w) > 5:
+        return w[:-2]
+    return w
+
+
+def _final_e(w: str) -> str:
+    return w[:-1] if w.endswith("e") and len(w) > 4 else w
 
 
 def _norm(text: str) -> str:
@@ -195,38 +210,61 @@ def snippet(text: str, terms: Collection[QueryTerm], width: int = SNIPPET_CHARS)
     """The part of text around its densest cluster of query terms, one line, redacted.
 
     The text comes from the index, which holds text redacted with the current secret patterns (see
-    `_index_version` in index.py), so the snippet is redacted and no cut can leave half a secret behind."""
+    `index_version` in schema.py), so the snippet is redacted and no cut can leave half a secret behind."""
     flat = " ".join(text.split())
     if len(flat) <= width:
         return flat
-    # Find where each term may start with str.find (a stem minus its last letter is a prefix of every
-    # word it stems from), then confirm a word by stemming it.
     lowered = flat.lower()
     if len(lowered) != len(flat):  # a few characters change length when lowered: keep the offsets
         lowered = flat
+    anchor = _densest(_term_positions(lowered, terms), width)
+    return _window(flat, anchor, width)
+
+
+_MAX_POSITIONS = 400  # term occurrences looked at for a snippet (a long pasted log has many)
+
+
+def _term_positions(lowered: str, terms: Collection[QueryTerm]) -> list[tuple[int, str]]:
+    """(offset, term) of each occurrence of a query term in lowered text, in text order.
+
+    Where each term may start is found with str.find (a stem minus its last letter is a prefix of every
+    word it stems from), then a word is confirmed by stemming it."""
     hits: list[tuple[int, str]] = []
     for term in terms:
         cjk = _HAS_CJK.search(term.text) is not None
         needle = term.text if cjk else term.text[:-1] or term.text
         pos = lowered.find(needle)
-        while pos != -1 and len(hits) < 400:
-            if cjk:
+        while pos != -1 and len(hits) < _MAX_POSITIONS:
+            if cjk or _word_at(lowered, pos) == term.text:
                 hits.append((pos, term.text))
-            elif pos == 0 or not (lowered[pos - 1].isalnum() or lowered[pos - 1] == "_"):
-                word = _WORD.match(lowered, pos)
-                if word is not None:
-                    text_word = _CJK_RUN.split(word.group(), maxsplit=1)[0]
-                    if stem(_norm(text_word)) == term.text:
-                        hits.append((pos, term.text))
             pos = lowered.find(needle, pos + 1)
     hits.sort()
+    return hits
+
+
+def _word_at(lowered: str, pos: int) -> str | None:
+    """The stem of the word starting at pos (None if pos is inside a word)."""
+    if pos > 0 and (lowered[pos - 1].isalnum() or lowered[pos - 1] == "_"):
+        return None
+    word = _WORD.match(lowered, pos)
+    if word is None:
+        return None
+    return stem(_norm(_CJK_RUN.split(word.group(), maxsplit=1)[0]))
+
+
+def _densest(hits: list[tuple[int, str]], width: int) -> int:
+    """The offset of the occurrence that starts the window covering the most distinct terms (0 if none)."""
     anchor = 0
-    if hits:
-        best = -1
-        for i, (pos, _term) in enumerate(hits):
-            covered = {t for p, t in hits[i:] if p < pos + width * 2 // 3}
-            if len(covered) > best:
-                best, anchor = len(covered), pos
+    best = -1
+    for i, (pos, _term) in enumerate(hits):
+        covered = {t for p, t in hits[i:] if p < pos + width * 2 // 3}
+        if len(covered) > best:
+            best, anchor = len(covered), pos
+    return anchor
+
+
+def _window(flat: str, anchor: int, width: int) -> str:
+    """About width characters of flat around anchor, cut at spaces, an ellipsis for each cut side."""
     start = max(0, anchor - width // 4)
     end = min(len(flat), start + width)
     start = max(0, end - width)

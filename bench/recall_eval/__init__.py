@@ -1,0 +1,1 @@
+"""The recall evaluation: a fixed corpus of sessions and questions, and the code that scores rankings."""

@@ -1,0 +1,56 @@
+"""The recall index's tables, its format version and how a document's rowid is made."""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterator, Sequence
+from typing import TypeVar
+
+from palace.memory.secrets import SECRET_KINDS
+
+SCHEMA_VERSION = 4  # bump when the tables or the tokenizer change: older index files are rebuilt
+DOC_BITS = 20  # a document's rowid is its file's id << DOC_BITS | its number in the file
+TABLES = ("fts_vocab", "fts", "doc", "file")  # in the order they are dropped
+IN_LIST = 500  # values per `IN (?, ...)` list, well under SQLite's limit on bound parameters
+
+_T = TypeVar("_T")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS file (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    path TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL,
+    source TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS file_source ON file(source);
+CREATE TABLE IF NOT EXISTS doc (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL,
+    source TEXT NOT NULL,
+    date TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    text TEXT NOT NULL,
+    terms TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS doc_file ON doc(file_id);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
+    terms, content = 'doc', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 0'
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, row);
+"""
+
+
+def index_version() -> int:
+    """The index format: the schema version and the secret patterns its text was redacted with. When
+    either changes, the index is rebuilt, so it never keeps a secret that redact() now recognises."""
+    fingerprint = f"{SCHEMA_VERSION}|" + "|".join(kind.pattern.pattern for kind in SECRET_KINDS)
+    return zlib.crc32(fingerprint.encode("utf-8")) & 0x7FFFFFFF or 1
+
+
+def chunks(items: Sequence[_T]) -> Iterator[tuple[Sequence[_T], str]]:
+    """items in slices of at most IN_LIST, each with its placeholders ("?,?,?") for an IN list."""
+    for start in range(0, len(items), IN_LIST):
+        chunk = items[start : start + IN_LIST]
+        yield chunk, ",".join("?" * len(chunk))
