@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from palace.config import Settings
-from palace.errors import HistoryError
+from palace.errors import ConfigError, HistoryError
 from palace.history.autocommit import GitHistory
 from palace.history.git import GitTrouble
-from palace.memory.halls import is_valid_wing
+from palace.memory.halls import is_valid_wing, wing_advice, wing_problem
 from palace.memory.store import MemoryStore
 
 if TYPE_CHECKING:
@@ -38,6 +38,7 @@ class App:
     """One palace's assembled parts, built on first use."""
 
     def __init__(self, settings: Settings, *, warn: Warn, client: ChatModel | None = None) -> None:
+        check_wing_setting(settings)
         self.settings = settings
         self.warn = warn
         self.history = GitHistory(settings.home, autocommit=settings.git_autocommit, warn=warn)
@@ -134,6 +135,16 @@ class App:
             self._recall = None
         if self._client is not None:
             self._client.close()
+
+
+def check_wing_setting(settings: Settings) -> None:
+    """A wing setting every memory path accepts (else each save under it would be refused): ConfigError."""
+    if not settings.wing:
+        return
+    problem = wing_problem(settings.wing)
+    if problem is not None:
+        source = settings.source("wing")
+        raise ConfigError(f"invalid settings: wing ({source}): {problem}; {wing_advice(settings.wing)}")
 
 
 def _git_top(cwd: str | None) -> Path | None:

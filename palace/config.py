@@ -8,8 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-from pydantic_core import PydanticCustomError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from palace.errors import ConfigError
 from palace.paths import PalacePaths
@@ -69,20 +68,6 @@ class Settings(BaseModel):
     extract_min: int = Field(default=200, ge=0)
     git_autocommit: bool = True
     sources: dict[str, str] = Field(default_factory=dict, exclude=True)
-
-    @field_validator("wing")
-    @classmethod
-    def _a_wing(cls, value: str | None) -> str | None:
-        """A wing every memory path accepts; otherwise each save under it would be refused."""
-        if not value:
-            return None
-        # The one thing config needs from the memory layer: the wing grammar (imported late, only when set).
-        from palace.memory.halls import wing_advice, wing_problem
-
-        problem = wing_problem(value)
-        if problem is None:
-            return value
-        raise PydanticCustomError("wing", "{reason}", {"reason": f"{problem}; {wing_advice(value)}"})
 
     @property
     def paths(self) -> PalacePaths:

@@ -283,6 +283,14 @@ def test_a_full_disk_costs_one_warning_and_the_chat_goes_on(tmp_path: Path) -> N
     assert "Still here." in done.stdout  # the second turn was answered
 
 
+def test_a_search_with_a_fifo_in_place_of_memories_does_not_hang(tmp_path: Path) -> None:
+    home = tmp_path / "palace"
+    home.mkdir(mode=0o700)
+    os.mkfifo(home / "memories.md")
+    done = palace_process(home, "sessions", "search", "anything", timeout=60)
+    assert done.returncode == 0 and "no matches" in done.stdout and "Traceback" not in done.stderr
+
+
 def test_store_read_refuses_a_fifo_directly(tmp_path: Path) -> None:
     home = tmp_path / "palace"
     home.mkdir()

@@ -269,12 +269,13 @@ def test_a_valid_wing_is_kept_as_given(palace_home: Path, capsys: pytest.Capture
     assert "Uses Postgres" in capsys.readouterr().out
 
 
-def test_a_wing_set_on_settings_is_checked() -> None:
-    from palace.config import Settings, load_settings
+def test_a_wing_set_on_settings_is_checked_when_the_palace_is_assembled(tmp_path: Path) -> None:
+    from palace.app import App
+    from palace.config import load_settings
 
     with pytest.raises(ConfigError, match="must be a slug"):
-        load_settings({"wing": "a b"}, env={})
-    assert Settings(wing="").wing is None
+        App(load_settings({"wing": "a b", "home": tmp_path}, env={}), warn=print)
+    assert App(load_settings({"wing": "", "home": tmp_path}, env={}), warn=print).settings.wing == ""
 
 
 # --- non-UTF-8 command-line arguments ------------------------------------------------------------------------

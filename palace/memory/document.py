@@ -141,12 +141,12 @@ def _recent(data: bytes) -> tuple[Document | None, Document | None]:
         return None, (_memo[-1] if _memo else None)
 
 
-def _split(text: str) -> tuple[list[str], list[str], bool]:
+def _split(text: str, *, whole: bool = True) -> tuple[list[str], list[str], bool]:
     """Lines and endings of text; the flag says whether its last line has an ending.
 
-    Lines end with LF or CRLF; in a file with no LF at all (classic Mac OS), with a lone CR.
+    Lines end with LF or CRLF; in a whole file with no LF at all (classic Mac OS), with a lone CR.
     """
-    if "\r" in text and "\n" not in text:
+    if whole and "\r" in text and "\n" not in text:
         return _split_on(text, "\r")
     raw_lines = text.split("\n")
     tail = raw_lines.pop()  # what follows the last "\n": "" when text ends with one
@@ -366,7 +366,7 @@ class Document:
         old_count = old.count(b"\n", start, old_end) + (
             1 if old_end == len(old) and old[-1:] not in (b"", b"\n") else 0
         )
-        region, region_eols, ended = _split(new[start:new_end].decode("utf-8", "surrogateescape"))
+        region, region_eols, ended = _split(new[start:new_end].decode("utf-8", "surrogateescape"), whole=False)
         lines = self.lines[:first] + region + self.lines[first + old_count :]
         eols = self.eols[:first] + region_eols + self.eols[first + old_count :]
         final_newline = (ended or not lines) if new_end == len(new) else self.final_newline

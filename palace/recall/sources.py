@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import re
+import stat
 from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from palace.memory.document import Document
+from palace.memory.files import read_fd
 from palace.memory.secrets import redact
 
 MAX_DOC_CHARS = 20_000  # a pasted log is indexed (and shown) up to this many characters
@@ -182,12 +184,19 @@ def _parse_memories(data: bytes, default_day: str) -> list[Doc]:
 
 def read_file(path: Path, kind: FileKind, day: str) -> ParsedFile | None:
     """The documents of one file (and the stamp of the version read), or None if it vanished or cannot be read."""
-    try:
-        with path.open("rb") as handle:
-            st = os.fstat(handle.fileno())
-            data = handle.read()
+    try:  # non-blocking and regular files only: a FIFO in place of a file must never hang a search
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError:
         return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        data = read_fd(fd)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
     if kind == FileKind.JOURNAL:
         docs = _parse_journal(data, day)
     elif kind == FileKind.ARCHIVE:
