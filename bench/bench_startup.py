@@ -1,44 +1,167 @@
-"""`palace --help` wall time vs `python -c pass`, and the REPL ready to take input (piped, /exit at once).
+"""Start-up benchmarks: `python bench/bench_startup.py [--quick] [--runs N]`. Ratios are measured in this run.
 
-Run: python bench/bench_startup.py [--runs N]. Prints medians and ratios measured in this same run.
+-. `palace --help` wall time vs `python -c pass` (goal <= 3x), and the REPL ready + /exit on an empty palace.
+4. The REPL ready then exit (`palace chat` with `/exit` piped in) in a palace of 1,000 and 10,000 archived
+   sessions vs an empty palace, both with the same small memories.md (goal <= 1.2x).
+5. The system prompt's memory at session start, in a new process, with an 8 KB, 100 KB and 1 MB
+   memories.md: `App(settings).store.render(wing, 8192)` vs reading the file and cutting it to the 8 KB
+   budget, both whole processes, nothing subtracted (goal <= 5x); also the first render inside the new
+   process (after the imports) vs the read + cut inside its process, and the first process after the file
+   was written.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import benchlib
+import palacegen
+from benchlib import figure, note
+
+RENDER = """
+import sys, time
+start = time.perf_counter()
+from palace.app import App
+from palace.config import load_settings
+app = App(load_settings(), warn=lambda message: None)
+ready = time.perf_counter()
+rendered = app.store.render(sys.argv[1], 8192)
+print(time.perf_counter() - ready, len(rendered.text.encode("utf-8")))
+"""
+READ_CUT = """
+import sys, time
+start = time.perf_counter()
+text = open(sys.argv[1], encoding="utf-8").read()[:8192]
+print(time.perf_counter() - start, len(text))
+"""
+WING = "ifai"  # a project wing of the generated memories (the REPL started in that repository)
 
 
-def _median_seconds(cmd: list[str], runs: int, env: dict[str, str], stdin: str | None = None) -> float:
-    times = []
+def medians(runs: list[benchlib.Run]) -> tuple[float, float]:
+    """(median wall, median of the first number the child printed)."""
+    return benchlib.median([r.wall for r in runs]), benchlib.median([float(r.stdout.split()[0]) for r in runs])
+
+
+def cli_start(root: Path, runs: int, cwd: Path) -> None:
+    env = benchlib.child_env(root / "cli-home")
+    bare_cmd = [sys.executable, "-c", "pass"]
+    for _ in range(3):  # warm the page cache
+        benchlib.run(bare_cmd, env, cwd=cwd)
+    bare, helps = [], []
     for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(cmd, input=stdin, env=env, capture_output=True, text=True, check=True)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        bare.append(benchlib.run(bare_cmd, env, cwd=cwd).wall)
+        helps.append(benchlib.run([*benchlib.PALACE, "--help"], env, cwd=cwd).wall)
+    bare_s = benchlib.median(bare)
+    figure("-", "palace --help", benchlib.median(helps), bare_s, base="python -c pass", goal=3)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=15)
+def session_palaces(root: Path, counts: list[int]) -> dict[str, Path]:
+    """Private copies of an empty palace and of palaces of `counts` archived sessions (same memories.md)."""
+    homes: dict[str, Path] = {}
+    empty = root / "empty"
+    empty.mkdir(mode=0o700)
+    (empty / "memories.md").write_text(palacegen.memories(20, seed=7).text, encoding="utf-8")
+    homes["empty"] = empty
+    for count in counts:
+        source = palacegen.sessions_palace(count, seed=7, memory_entries=20)
+        homes[f"{count:,} sessions"] = palacegen.copy_palace(source, root / f"sessions-{count}")
+    return homes
+
+
+def _session_files(home: Path) -> int:
+    folder = home / "sessions"
+    return len(os.listdir(folder)) if folder.is_dir() else 0
+
+
+def repl_ready(root: Path, counts: list[int], runs: int, cwd: Path) -> None:
+    homes = session_palaces(root, counts)
+    before = {name: _session_files(home) for name, home in homes.items()}
+    done: dict[str, list[benchlib.Run]] = {name: [] for name in homes}
+    envs = {name: benchlib.child_env(home) for name, home in homes.items()}
+    names = list(homes)
+    for n in range(runs + 1):  # the first round warms the page cache; each round starts with another palace
+        for name in names[n % len(names) :] + names[: n % len(names)]:
+            finished = benchlib.run([*benchlib.PALACE, "chat"], envs[name], stdin="/exit\n", cwd=cwd)
+            if n:
+                done[name].append(finished)
+    wall = {name: benchlib.median([r.wall for r in runs]) for name, runs in done.items()}
+    cpu = {name: benchlib.median([r.cpu for r in runs]) for name, runs in done.items()}
+    bare = benchlib.median(
+        [benchlib.run([sys.executable, "-c", "pass"], envs["empty"], cwd=cwd).wall for _ in range(5)]
+    )
+    figure("-", "palace chat, ready + /exit, empty palace", wall["empty"], bare, base="python -c pass", goal=None)
+    for name, home in homes.items():
+        if name == "empty":
+            continue
+        figure("4", f"palace chat, ready + /exit, {name}: wall", wall[name], wall["empty"], base="empty", goal=1.2)
+        figure("4", f"palace chat, ready + /exit, {name}: CPU", cpu[name], cpu["empty"], base="empty", goal=1.2)
+        if _session_files(home) != before[name]:
+            note(f"warning: the session files changed ({before[name]} -> {_session_files(home)})")
+
+
+def cpu_note(ours: list[benchlib.Run], bare: list[benchlib.Run]) -> None:
+    cpu, base = benchlib.median([r.cpu for r in ours]), benchlib.median([r.cpu for r in bare])
+    note(f"CPU (user+sys): palace {benchlib.ms(cpu)}, baseline {benchlib.ms(base)}, ratio {cpu / base:.2f}x")
+
+
+def system_prompt(root: Path, sizes: list[int], runs: int, cwd: Path) -> None:
+    for size in sizes:
+        home = root / f"memories-{size}"
+        home.mkdir(mode=0o700)
+        file = home / "memories.md"
+        file.write_text(palacegen.memories(target_bytes=size, seed=8).text, encoding="utf-8")
+        env = benchlib.child_env(home)
+        render_cmd = [sys.executable, "-c", RENDER, WING]
+        cut_cmd = [sys.executable, "-c", READ_CUT, str(file)]
+        first = benchlib.run(render_cmd, env, cwd=cwd)
+        first_cut = benchlib.run(cut_cmd, env, cwd=cwd)
+        ours, bare = [], []
+        for _ in range(runs):
+            ours.append(benchlib.run(render_cmd, env, cwd=cwd))
+            bare.append(benchlib.run(cut_cmd, env, cwd=cwd))
+        (wall, render), (bare_wall, cut) = medians(ours), medians(bare)
+        kb = f"{file.stat().st_size / 1024:,.0f} KB"  # about the size asked for
+        figure("5", f"system prompt memory, new process, {kb}", wall, bare_wall, base="read+cut process", goal=5)
+        figure("5", f"  first render in that process (after imports), {kb}", render, cut, base="read+cut", goal=None)
+        figure(
+            "5",
+            f"  first process after the file was written, {kb}",
+            first.wall,
+            first_cut.wall,
+            base="read+cut",
+            goal=None,
+        )
+        cpu_note(ours, bare)
+        note(f"rendered {ours[0].stdout.split()[1]} bytes for wing {WING}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="small sizes, a smoke run in under a minute")
+    parser.add_argument("--runs", type=int, default=0, help="runs per figure (default 15, --quick 3)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as home:
-        env = {**os.environ, "PALACE_HOME": home, "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}
-        env.pop("OPENAI_API_KEY", None)
-        python = [sys.executable]
-        _median_seconds([*python, "-c", "pass"], 3, env)  # warm the page cache
-        bare = _median_seconds([*python, "-c", "pass"], args.runs, env)
-        helps = _median_seconds([*python, "-m", "palace", "--help"], args.runs, env)
-        ready = _median_seconds([*python, "-m", "palace", "chat"], max(3, args.runs // 3), env, stdin="/exit\n")
-    print(f"python -c pass:            {bare * 1000:7.1f} ms")
-    print(f"palace --help:             {helps * 1000:7.1f} ms   ratio {helps / bare:.2f}x (goal <= 3x)")
-    print(f"palace chat, ready+/exit:  {ready * 1000:7.1f} ms   ratio {ready / bare:.2f}x (report)")
+    runs = args.runs or (3 if args.quick else 15)
+    counts = [100, 1000] if args.quick else [1000, 10000]
+    sizes = [8 * 1024, 100 * 1024] if args.quick else [8 * 1024, 100 * 1024, 1024 * 1024]
+    benchlib.header("bench_startup", args.quick)
+    cwd = benchlib.outside_git()
+    try:
+        with tempfile.TemporaryDirectory(prefix="palace-bench-startup-") as tmp:
+            root = Path(tmp)
+            cli_start(root, runs, cwd)
+            repl_ready(root, counts, max(3, runs // 3), cwd)
+            system_prompt(root, sizes, max(3, runs // 2), cwd)
+    finally:
+        os.rmdir(cwd)
+    benchlib.footer()
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
