@@ -8,7 +8,9 @@ a part is first asked for, so `palace memory ...` stays fast.
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
+import threading
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
@@ -73,6 +75,22 @@ class App:
             warn=warn or self.warn,
             on_extracted=on_extracted,
         )
+
+    def warm_up(self) -> threading.Thread:
+        """Import the model's heavy modules (openai, the tool schemas) in the background while the user
+        types, so that the first reply does not wait for them."""
+
+        def load() -> None:
+            with contextlib.suppress(Exception):  # a failure here shows up, properly, at the first call
+                import openai  # noqa: F401
+
+                from palace.model import tools
+
+                tools.memory_tools(self.store, by="model").schemas()
+
+        thread = threading.Thread(target=load, name="palace-warm-up", daemon=True)
+        thread.start()
+        return thread
 
     # ------------------------------------------------------------------ recall
     @property

@@ -1,14 +1,18 @@
-"""Settings: command-line flags > environment > $PALACE_HOME/config.toml > defaults, with provenance."""
+"""Settings: command-line flags > environment > $PALACE_HOME/config.toml > defaults, with provenance.
+
+Settings are a plain dataclass checked against a small table of rules (not a pydantic model): every palace
+command reads them, and building a pydantic model at import costs more than the rest of `palace memory save`.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from palace.errors import ConfigError
 from palace.paths import PalacePaths
@@ -47,27 +51,26 @@ def default_home() -> Path:
     return Path(env).expanduser() if env else Path.home() / ".palace"
 
 
-class Settings(BaseModel):
+@dataclass
+class Settings:
     """Every setting in effect; `sources` says where each value came from."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
-
-    home: Path = Field(default_factory=default_home)
+    home: Path = field(default_factory=default_home)
     model: str = DEFAULT_MODEL
     base_url: str | None = None
     api_key: str | None = None
     wing: str | None = None
-    timeout: float = Field(default=60.0, gt=0)
-    memory_budget: int = Field(default=8192, ge=256)
-    entry_limit: int = Field(default=200, ge=20, le=2000)
-    soft_limit: int = Field(default=100, ge=1)
-    tool_rounds: int = Field(default=8, ge=1, le=64)
+    timeout: float = 60.0
+    memory_budget: int = 8192
+    entry_limit: int = 200
+    soft_limit: int = 100
+    tool_rounds: int = 8
     extraction: bool = True
     extract_model: str | None = None
-    extract_trigger: int = Field(default=4000, ge=100)
-    extract_min: int = Field(default=200, ge=0)
+    extract_trigger: int = 4000
+    extract_min: int = 200
     git_autocommit: bool = True
-    sources: dict[str, str] = Field(default_factory=dict, exclude=True)
+    sources: dict[str, str] = field(default_factory=dict, repr=False)
 
     @property
     def paths(self) -> PalacePaths:
@@ -81,9 +84,79 @@ class Settings(BaseModel):
     def sessions_dir(self) -> Path:
         return self.paths.sessions
 
-    def source(self, field: str) -> str:
+    def source(self, name: str) -> str:
         """Where a setting's value came from: flag, environment variable, config.toml or default."""
-        return self.sources.get(field, "default")
+        return self.sources.get(name, "default")
+
+
+# ---------------------------------------------------------------------- the rules each value must follow
+Check = Callable[[Any], Any]  # returns the value as it is kept, or raises ValueError with the reason
+
+
+def _text(optional: bool) -> Check:
+    def check(value: Any) -> Any:
+        if value is None and optional:
+            return None
+        if not isinstance(value, str):
+            raise ValueError("must be text")
+        return value
+
+    return check
+
+
+def _number(kind: type, *, low: float | None = None, high: float | None = None, above: float | None = None) -> Check:
+    def check(value: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int | float | str):
+            raise ValueError(f"must be a {'whole ' if kind is int else ''}number")
+        try:
+            number = kind(value)
+        except ValueError:
+            raise ValueError(f"must be a {'whole ' if kind is int else ''}number, not {value!r}") from None
+        if kind is int and isinstance(value, float) and not value.is_integer():
+            raise ValueError(f"must be a whole number, not {value!r}")
+        if above is not None and not number > above:
+            raise ValueError(f"must be greater than {above:g}")
+        if low is not None and number < low:
+            raise ValueError(f"must be at least {low:g}")
+        if high is not None and number > high:
+            raise ValueError(f"must be at most {high:g}")
+        return number
+
+    return check
+
+
+def _flag(value: Any) -> Any:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in {"1", "true", "yes", "on", "0", "false", "no", "off"}:
+        return value.strip().lower() in {"1", "true", "yes", "on"}
+    raise ValueError("must be true or false")
+
+
+def _path(value: Any) -> Any:
+    if not isinstance(value, str | Path):
+        raise ValueError("must be a folder path")
+    return Path(value).expanduser()
+
+
+_CHECKS: dict[str, Check] = {
+    "home": _path,
+    "model": _text(optional=False),
+    "base_url": _text(optional=True),
+    "api_key": _text(optional=True),
+    "wing": _text(optional=True),
+    "timeout": _number(float, above=0),
+    "memory_budget": _number(int, low=256),
+    "entry_limit": _number(int, low=20, high=2000),
+    "soft_limit": _number(int, low=1),
+    "tool_rounds": _number(int, low=1, high=64),
+    "extraction": _flag,
+    "extract_model": _text(optional=True),
+    "extract_trigger": _number(int, low=100),
+    "extract_min": _number(int, low=0),
+    "git_autocommit": _flag,
+}
+assert set(_CHECKS) == {f.name for f in dataclasses.fields(Settings)} - {"sources"}
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -109,45 +182,49 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"cannot read {path}: {exc.strerror}") from exc
 
 
+def _home(flags: Mapping[str, Any], env: Mapping[str, str], sources: dict[str, str]) -> Path:
+    if "home" in flags:
+        sources["home"] = "flag"
+        return Path(str(flags["home"])).expanduser()
+    if env.get("PALACE_HOME"):
+        sources["home"] = "PALACE_HOME"
+        return Path(env["PALACE_HOME"]).expanduser()
+    return Path.home() / ".palace"
+
+
 def load_settings(flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> Settings:
     """Merge defaults, config.toml, environment and flags (None flags are ignored)."""
     env = os.environ if env is None else env
     flags = {k: v for k, v in (flags or {}).items() if v is not None}
-    values: dict[str, Any] = {}
     sources: dict[str, str] = {}
-
-    home = Path(str(flags["home"])).expanduser() if "home" in flags else None
-    if home is None and env.get("PALACE_HOME"):
-        home = Path(env["PALACE_HOME"]).expanduser()
-        sources["home"] = "PALACE_HOME"
-    home = home or Path.home() / ".palace"
-    values["home"] = home
-    if "home" in flags:
-        sources["home"] = "flag"
-
-    config_file = PalacePaths(home).config
+    values: dict[str, Any] = {"home": _home(flags, env, sources)}
+    config_file = PalacePaths(values["home"]).config
     for key, value in _read_toml(config_file).items():
-        field = _TOML_KEYS.get(key)
-        if field is None:
+        name = _TOML_KEYS.get(key)
+        if name is None:
             known = ", ".join(sorted(_TOML_KEYS))
             raise ConfigError(f"{config_file}: unknown setting {key!r} (known: {known})")
-        values[field] = value
-        sources[field] = "config.toml"
-    for var, field in _ENV_KEYS.items():
+        values[name] = value
+        sources[name] = "config.toml"
+    for var, name in _ENV_KEYS.items():
         if env.get(var):
-            values[field] = env[var]
-            sources[field] = var
-    for field, value in flags.items():
-        if field != "home":
-            values[field] = value
-            sources[field] = "flag"
-    try:
-        settings = Settings(**values)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'])} ({sources.get(str(err['loc'][0]), 'default')}): {err['msg']}"
-            for err in exc.errors()
-        )
-        raise ConfigError(f"invalid settings: {problems}") from exc
+            values[name] = env[var]
+            sources[name] = var
+    for name, value in flags.items():
+        if name == "home":
+            continue
+        if name not in _CHECKS:
+            raise ConfigError(f"unknown setting {name!r}")
+        values[name] = value
+        sources[name] = "flag"
+    problems = []
+    for name, value in list(values.items()):
+        try:
+            values[name] = _CHECKS[name](value)
+        except ValueError as exc:
+            problems.append(f"{name} ({sources.get(name, 'default')}): {exc}")
+    if problems:
+        raise ConfigError("invalid settings: " + "; ".join(problems))
+    settings = Settings(**values)
     settings.sources = sources
     return settings

@@ -354,7 +354,8 @@ def test_finish_below_minimum_does_not_call_the_model(env: Env) -> None:
 def test_finish_of_an_empty_session_leaves_nothing(env: Env) -> None:
     journal = env.journal()
     assert finish(env.extractor(), journal) is None
-    assert not journal.path.exists() and list((env.home / "sessions").iterdir()) == []
+    assert not journal.path.exists() and [p.name for p in (env.home / "sessions").iterdir()] == [".live"]
+    assert list((env.home / "sessions" / ".live").iterdir()) == []  # nor a registry entry
 
 
 def test_finish_after_a_background_extraction(env: Env) -> None:

@@ -267,6 +267,34 @@ def test_orphans_archived_or_ended_sessions(palace_home: Path) -> None:
     assert find_orphans(palace_home) == sorted([crashed.path, done.path])
 
 
+def test_orphans_are_found_from_the_registry_without_reading_archived_journals(palace_home: Path) -> None:
+    done = Journal.start(palace_home, model="m", wing=None)
+    done.add_message({"role": "user", "content": "finished properly"})
+    write_archive(done)
+    done.end()
+    done.close()
+    live = palace_home / "sessions" / ".live"
+    assert not (live / done.id).exists()  # an ended session leaves the registry
+    assert find_orphans(palace_home) == []
+    # Once the registry is in use, an archived journal that is not registered is never opened: even a
+    # journal whose tail says "resumed" (written by hand here) is not taken for an orphan.
+    with done.path.open("a") as handle:
+        handle.write('{"type": "resumed", "ts": "2026-11-30T10:00:00+00:00"}\n')
+    assert find_orphans(palace_home) == []
+    # A palace from before the registry: its first look reads the tails once, then trusts the registry.
+    (live / ".scanned").unlink()
+    assert find_orphans(palace_home) == [done.path]
+    assert (live / ".scanned").exists()
+
+
+def test_a_stale_registry_entry_of_a_vanished_journal_is_dropped(palace_home: Path) -> None:
+    journal = Journal.start(palace_home, model="m", wing=None)
+    journal.close()
+    journal.path.unlink()
+    assert find_orphans(palace_home) == []
+    assert not (palace_home / "sessions" / ".live" / journal.id).exists()
+
+
 def _fixed_journal(home: Path) -> Journal:
     journal = Journal.start(home, model="gpt-4.1-mini", wing="ifai")
     journal.started = datetime(2026, 11, 30, 14, 35, tzinfo=UTC)

@@ -17,11 +17,11 @@ from palace.memory.store import MemoryStore
 from palace.model.failures import one_line
 from palace.model.prompts import load_prompt, system_prompt
 from palace.model.stream import valid_text
-from palace.model.tools import MemoryRecall, ToolBox, memory_tools
 
 if TYPE_CHECKING:
     from palace.model.chat import ChatModel
     from palace.model.stream import Reply
+    from palace.model.tools import MemoryRecall, ToolBox
     from palace.sessions.extract import Extractor
     from palace.sessions.journal import Journal
 
@@ -82,7 +82,8 @@ class Conversation:
         self.journal = journal
         self.extractor = extractor
         self.messages: list[dict[str, Any]] = list(journal.messages) if journal else []
-        self.tools: ToolBox = memory_tools(store, by="model", recall=recall)
+        self._recall = recall
+        self._tools: ToolBox | None = None
         self.usage = [0, 0]
         if journal is not None:
             self.usage = [journal.usage[0], journal.usage[1]]
@@ -93,6 +94,15 @@ class Conversation:
         self.system = ""
         self._prompt_digest = ""
         self.rebuild_prompt()
+
+    @property
+    def tools(self) -> ToolBox:
+        """The memory tools, built at the first model call (pydantic's schemas cost an import at start)."""
+        if self._tools is None:
+            from palace.model.tools import memory_tools
+
+            self._tools = memory_tools(self.store, by="model", recall=self._recall)
+        return self._tools
 
     # ------------------------------------------------------------------ the prompt
     def rebuild_prompt(self) -> list[str]:

@@ -16,6 +16,7 @@ HOOK_MARKER = "# palace pre-commit hook"
 GITIGNORE_LINES = (
     "# palace: transcripts are private; memories and archives are the history",
     f"{SESSIONS}/*.jsonl",
+    f"{SESSIONS}/.live/",
     f"{INDEX}/",
     INPUT_HISTORY,
     LOCK,

@@ -15,8 +15,8 @@ import contextlib
 import hashlib
 import json
 import os
+import secrets
 import time
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,7 +58,7 @@ class UndoRecord:
         head = common_prefix(before, after)
         tail = common_suffix(before, after, min(len(before), len(after)) - head)
         old = before[head : len(before) - tail]
-        return cls(uuid.uuid4().hex, message, head, tail, old, digest(before), digest(after))
+        return cls(secrets.token_hex(16), message, head, tail, old, digest(before), digest(after))
 
     def revert(self, current: bytes) -> bytes:
         """The file as it was before the change, from the file as the change left it."""

@@ -12,84 +12,12 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, NamedTuple
 
-from mistune.block_parser import BlockParser
-from mistune.core import BlockState
-
 from palace.memory.halls import MemoryPath
 from palace.memory.keys import normalise, words_of
 
 ITEM_RE = re.compile(r"^(?P<indent> {0,3})(?P<bullet>[-*+])(?P<gap>[ \t]+|$)(?P<rest>.*)$")
 _DATE_RE = re.compile(r"^\[(?P<date>[^\]\s]{1,24})\][ \t]*")
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-
-
-class _TrackingState(BlockState):
-    """Block state that notes where each top-level token starts in the source."""
-
-    def add_paragraph(self, text: str) -> None:
-        last = self.last_token()
-        super().add_paragraph(text)
-        if self.parent is None and self.tokens[-1] is not last:
-            self.tokens[-1].setdefault("_start", self.cursor)
-
-    def append_token(self, token: dict[str, Any]) -> None:
-        if self.parent is None:
-            token.setdefault("_start", self.cursor)
-        super().append_token(token)
-
-    def append_paragraph(self) -> int | None:
-        # Only the paragraph that ends right here can go on. mistune also asks while it is inside a list
-        # (a quote that interrupts a list, lazily continued into an empty `*` item), when the last token
-        # is a paragraph from before the list: continuing that one would scramble the token stream.
-        last = self.last_token()
-        if self.parent is None and last and last["type"] == "paragraph":
-            start = last.get("_start")
-            if start is not None and start + len(last["text"]) != self.cursor:
-                return None
-        return super().append_paragraph()
-
-
-class _TrackingParser(BlockParser):
-    """Block parser that stamps top-level tokens with the offset where their block began.
-
-    Only the top level is structure, so the insides of lists and block quotes are not parsed: their
-    extent is found by the top-level parse, their content never matters (and skipping it makes the
-    parse several times faster).
-    """
-
-    state_cls = _TrackingState
-
-    def parse(self, state: BlockState, rules: list[str] | None = None) -> None:
-        if state.parent is not None:
-            return  # the inside of a list item or a block quote: opaque to palace
-        super().parse(state, rules)
-
-    def parse_ref_link(self, m: re.Match[str], state: BlockState) -> int | None:
-        # A link reference definition makes no token; give it one so that the lines it spans are not
-        # counted into the block before it (an entry would otherwise swallow a `[x]: url` line).
-        last = state.last_token()
-        continues_paragraph = bool(last) and last["type"] == "paragraph"
-        end: int | None = super().parse_ref_link(m, state)
-        if end and not continues_paragraph and state.parent is None:
-            state.append_token({"type": "ref_link"})
-        return end
-
-    def parse_method(self, m: re.Match[str], state: BlockState) -> int | None:
-        if state.parent is not None:
-            return super().parse_method(m, state)
-        before = len(state.tokens)
-        end: int | None = super().parse_method(m, state)
-        # A list or quote appends its token only when it ends; the match start is where it began.
-        for token in state.tokens[before:]:
-            if not token.get("_stamped"):
-                token["_start"] = m.start()
-                token["_stamped"] = True
-        return end
-
-
-@functools.cache
-def _parser() -> _TrackingParser:
-    return _TrackingParser()  # built on first use: compiling mistune's rules costs ~20 ms at import
 
 
 @dataclass(slots=True)
@@ -157,9 +85,11 @@ def _tokens(lines: list[str], first: int, last: int) -> tuple[str, list[dict[str
     """mistune's top-level tokens for lines [first, last), in document order, and the source parsed."""
     # Lone carriage returns would read as line breaks to mistune and shift every offset.
     source = ("\n".join(lines[first:last]) + "\n").replace("\r", " ")
-    state = _TrackingState()
+    from palace.memory.tracking import TrackingState, parser  # mistune is imported on the first parse only
+
+    state = TrackingState()
     state.process(source)
-    _parser().parse(state)
+    parser().parse(state)
     # In document order: a block quote that a list interrupts is put before the list's last token.
     return source, sorted((t for t in state.tokens if "_start" in t), key=lambda t: int(t["_start"]))
 

@@ -8,7 +8,6 @@ name keeps seeing the new text, with a pending copy beside it until the write is
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import functools
 import os
@@ -181,6 +180,8 @@ def _renameat2() -> Callable[[str, str, int], bool] | None:
     """Linux renameat2(2) through libc, or None where it is missing."""
     if sys.platform != "linux":
         return None
+    import ctypes  # only when a file is first written: it costs a few ms to import
+
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         call = libc.renameat2

@@ -30,6 +30,7 @@ from palace.memory.files import (
 from palace.memory.halls import parse_path
 from palace.memory.ops import ChangeResult
 from palace.memory.render import Rendered, render_document
+from palace.memory.render_cache import RenderCache, cache_key
 from palace.paths import PalacePaths
 
 _RETRIES = 32
@@ -133,6 +134,7 @@ class MemoryStore:
         self._render_cache: dict[tuple[object, ...], Rendered] = {}
         self._doc_cache: tuple[tuple[int, int, int, int] | None, Document] | None = None
         self._cleaned = False
+        self._disk_cache = RenderCache(PalacePaths(home).index)
 
     # ------------------------------------------------------------------ reading
     def read_bytes(self) -> bytes:
@@ -160,17 +162,23 @@ class MemoryStore:
         cached = self._render_cache.get(key)
         if cached is not None and sig is not None:
             return cached
+        if sig is None:
+            return Rendered("", warning=f"no memories yet ({self.file} does not exist)")
         try:
-            doc = self.document()
+            data = self.read_bytes()
         except StoreError as exc:
             return Rendered(
                 "", warning=f"memories.md could not be read ({exc}); starting with no memory", unreadable=True
             )
-        if sig is None:
-            return Rendered("", warning=f"no memories yet ({self.file} does not exist)")
-        rendered = render_document(doc, wing, budget_bytes)
-        if not doc.lines or not rendered.text.strip():
-            rendered.warning = "memories.md is empty"
+        disk_key = cache_key(data, wing, budget_bytes)
+        rendered = self._disk_cache.get(disk_key)
+        if rendered is None:
+            doc = Document.parse(data)
+            self._doc_cache = (sig, doc)
+            rendered = render_document(doc, wing, budget_bytes)
+            if not doc.lines or not rendered.text.strip():
+                rendered.warning = "memories.md is empty"
+            self._disk_cache.put(disk_key, rendered)
         self._render_cache = {key: rendered}
         return rendered
 

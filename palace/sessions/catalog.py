@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -12,7 +13,7 @@ from pathlib import Path
 from palace.errors import PalaceError, StoreError
 from palace.memory.secrets import redact
 from palace.sessions.archive import event_line, format_time
-from palace.sessions.journal import Journal, content_text, is_live, parse_time, sessions_dir
+from palace.sessions.journal import Journal, content_text, is_live, live_dir, parse_time, sessions_dir
 
 _FILE_RE = re.compile(r"^(\d{4}-\d{2}-\d{2}-[0-9a-f]{8})\.(jsonl|md)$")
 
@@ -216,20 +217,42 @@ def _ends_finished(path: Path) -> bool:
     return False
 
 
+def _registered(home: Path, files: dict[str, dict[str, Path]]) -> set[str]:
+    """Sessions the live registry names (it entries of vanished journals are dropped). The first time a
+    palace without a registry looks, journals that were resumed after their archive are found by reading
+    their tails, once."""
+    folder = live_dir(home)
+    scanned = folder / ".scanned"
+    named: set[str] = set()
+    if not scanned.exists():
+        named = {sid for sid, f in files.items() if "jsonl" in f and "md" in f and not _ends_finished(f["jsonl"])}
+        with contextlib.suppress(OSError):
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            scanned.touch(mode=0o600)
+    with contextlib.suppress(OSError):
+        for name in os.listdir(folder):
+            if name.startswith("."):
+                continue
+            if "jsonl" in files.get(name, {}):
+                named.add(name)
+            else:
+                with contextlib.suppress(OSError):
+                    (folder / name).unlink()
+    return named
+
+
 def find_orphans(home: Path) -> list[Path]:
-    """Journals left by sessions that died: nobody alive owns them, and they have no archive
-    (or were resumed after their archive was written and never ended)."""
-    orphans: list[tuple[str, Path]] = []
-    for session_id, files in _session_files(home).items():
-        journal = files.get("jsonl")
-        if journal is None:
-            continue
-        if "md" in files and _ends_finished(journal):
-            continue
+    """Journals left by sessions that died: nobody alive owns them, and they have no archive (found by name)
+    or they are in the live registry (resumed after their archive, or stopped before it)."""
+    files = _session_files(home)
+    candidates = {sid for sid, f in files.items() if "jsonl" in f and "md" not in f} | _registered(home, files)
+    orphans: list[Path] = []
+    for session_id in sorted(candidates):
+        journal = files[session_id]["jsonl"]
         try:
             if is_live(journal):
                 continue
         except StoreError:
             continue
-        orphans.append((session_id, journal))
-    return [path for _, path in sorted(orphans)]
+        orphans.append(journal)
+    return orphans

@@ -56,6 +56,27 @@ def sessions_dir(home: Path) -> Path:
     return PalacePaths(home).sessions
 
 
+def live_dir(home: Path) -> Path:
+    """The registry of sessions that may be running: one empty file per session, named by its id.
+
+    A session registers when it starts or is resumed and leaves when it ends; an entry left behind by a
+    session that died names an orphan, so finding orphans never has to open every journal.
+    """
+    return sessions_dir(home) / ".live"
+
+
+def _register(journal_path: Path) -> None:
+    folder = journal_path.parent / ".live"
+    with contextlib.suppress(OSError):
+        folder.mkdir(mode=0o700, exist_ok=True)
+        os.close(os.open(folder / journal_path.stem, os.O_WRONLY | os.O_CREAT, 0o600))
+
+
+def unregister(journal_path: Path) -> None:
+    with contextlib.suppress(OSError):
+        (journal_path.parent / ".live" / journal_path.stem).unlink()
+
+
 def _ensure_sessions(home: Path) -> Path:
     ensure_home(home)
     folder = sessions_dir(home)
@@ -171,6 +192,7 @@ class Journal:
         journal._fd = fd
         journal.live_here = True
         journal.warn = warn or _no_warning
+        _register(path)
         journal._append(
             {
                 "type": "session",
@@ -189,6 +211,7 @@ class Journal:
         """Resume the session of this journal in this process (PalaceError while another palace owns it)."""
         journal = cls.load(path)
         journal.claim()
+        _register(path)
         journal.live_here = True
         journal.pid, journal.host = os.getpid(), socket.gethostname()
         journal._append({"type": "resumed", "ts": _iso(now()), "pid": journal.pid, "host": journal.host})
@@ -366,6 +389,7 @@ class Journal:
             self.claim()
             with contextlib.suppress(FileNotFoundError):
                 self.path.unlink()
+            unregister(self.path)
             self.close()
 
     def __enter__(self) -> Journal:
@@ -456,6 +480,7 @@ class Journal:
             moment = now()
             self._append({"type": "end", "ts": _iso(moment)})
             self.ended = moment
+        unregister(self.path)
 
     def snapshot(self) -> tuple[int, list[dict[str, Any]], str | None]:
         """(extracted_upto, all messages, summary) read together, for a background extraction."""

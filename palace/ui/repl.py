@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import signal
 import sys
@@ -16,7 +15,6 @@ from palace.agent.conversation import Conversation, TurnEvents
 from palace.app import App
 from palace.errors import PalaceError
 from palace.memory.ops import ChangeResult
-from palace.model.tools import MemoryRecall
 from palace.ui import commands
 from palace.ui.console import Console, Spinner
 
@@ -25,6 +23,7 @@ if TYPE_CHECKING:
     from prompt_toolkit.input import Input
     from prompt_toolkit.output import Output
 
+    from palace.model.tools import MemoryRecall
     from palace.sessions.journal import Journal
 
 _MEMORY_TOOLS = frozenset({"MemorySave", "MemoryForget"})
@@ -61,6 +60,8 @@ class Repl:
         self.spinner = Spinner(console, self.interactive and console.color)
         self._archive_orphans()
         self.session = self._open_session(resume)
+        if self.interactive:
+            app.warm_up()
 
     # ------------------------------------------------------------------ sessions
     def _archive_orphans(self) -> None:
@@ -154,6 +155,8 @@ class Repl:
             from prompt_toolkit.application import run_in_terminal
 
             def show() -> None:
+                import asyncio
+
                 self._shown = asyncio.ensure_future(run_in_terminal(lambda: self.console.warn(text)))
 
             app.loop.call_soon_threadsafe(show)
