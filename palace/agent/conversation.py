@@ -49,15 +49,24 @@ class TurnResult:
 
 
 class _OwnWrites:
-    """Store hook remembering the bytes palace itself last wrote, to tell them from hand edits."""
+    """Store hook remembering the bytes palace itself last wrote, to tell them from hand edits.
+
+    A save applies its edit to the file as it is under the lock; when that text is neither what the prompt
+    was built from nor what palace last wrote, someone else changed the file meanwhile (an editor while the
+    reply streamed, another palace): the saved bytes hold that change, so the prompt must be rebuilt.
+    """
 
     def __init__(self) -> None:
         self.digest: str | None = None
+        self.known: set[str | None] = set()  # digests the prompt already reflects
+        self.merged = False
 
     def before_write(self, file: Path) -> None:
         return None
 
     def after_write(self, file: Path, before: bytes, after: bytes, message: str) -> None:
+        if hashlib.sha256(before).hexdigest() not in self.known | {self.digest}:
+            self.merged = True
         self.digest = hashlib.sha256(after).hexdigest()
 
 
@@ -111,6 +120,8 @@ class Conversation:
         data = self._read_quietly()
         self._prompt_digest = hashlib.sha256(data).hexdigest()
         self._own.digest = self._prompt_digest
+        self._own.known = {self._prompt_digest}
+        self._own.merged = False
         self.rendered = self.store.render(self.wing, self.settings.memory_budget)
         if self.rendered.warning and (data.strip() or self.rendered.unreadable):
             notices.append(self.rendered.warning)
@@ -139,10 +150,15 @@ class Conversation:
         """One user message, then model calls and tool rounds until a plain reply (at most N rounds)."""
         events = events or TurnEvents()
         result = TurnResult()
-        if self.hand_edited():
+        if self._own.merged or self.hand_edited():
+            merged = self._own.merged
             for notice in self.rebuild_prompt():
                 events.on_notice(notice)
-            events.on_notice("memories.md was edited; this turn uses the new version")
+            events.on_notice(
+                "memories.md was changed by someone else while palace saved to it; this turn uses the new version"
+                if merged
+                else "memories.md was edited; this turn uses the new version"
+            )
         if self.client is None:
             result.error = str(LLMNotConfiguredError(_NOT_CONFIGURED))
             return result

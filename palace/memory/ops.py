@@ -101,6 +101,15 @@ def validate_content(content: object, limit: int) -> str:
     return text
 
 
+def check_path_secret(path: MemoryPath | str) -> None:
+    """A wing or room name becomes a heading in the file: it must not hold a secret either (checked on the
+    path as given, before it is made a lower-case slug, and after)."""
+    text = path if isinstance(path, str) else f"{path.wing or ''} {path.room}".replace("-", " ")
+    kind = find_secret(text) or find_secret(str(path))
+    if kind:
+        raise SecretError(f"the memory path looks like it contains a secret ({kind}); secrets are never saved")
+
+
 def similar_entries(entries: list[Entry], content: str, limit: int = 3) -> list[str]:
     """Entries that share most of their words with content (near-duplicates: Jaccard similarity >= 0.5)."""
     target = words_of(content)
@@ -220,6 +229,7 @@ def save(
 ) -> tuple[bytes | None, ChangeResult]:
     """Apply save (or save-with-replaces) to doc; bytes are None when nothing needs writing."""
     text = validate_content(content, limit)
+    check_path_secret(path)
     if replaces is not None:
         return _replace(doc, path, text, replaces, day, by)
     entry = doc.equal_entry(path.wing, text)

@@ -205,6 +205,7 @@ class MemoryStore:
 
     def save(self, path: str, content: str, replaces: str | None = None, *, by: str = "user") -> ChangeResult:
         """Save an entry (or refresh an equal one, or rewrite `replaces` in place)."""
+        ops.check_path_secret(path)
         parsed = parse_path(path)
         return self._edit(
             lambda doc, day: ops.save(doc, parsed, content, day, replaces=replaces, limit=self.entry_limit, by=by),
@@ -226,6 +227,7 @@ class MemoryStore:
             data: bytes | None = None
             for path, content in items:
                 try:
+                    ops.check_path_secret(path)
                     new, result = ops.save(doc, parse_path(path), content, day, limit=self.entry_limit, by=by)
                 except PalaceError as exc:
                     outcome.append(exc)
