@@ -121,6 +121,28 @@ def test_a_save_redone_when_an_editor_renames_a_stale_copy_right_after_palace(
     assert "The user edits with helix" in text and "The editor's own line." in text and "fish" in text
 
 
+def test_a_save_an_editor_dropped_a_moment_later_is_saved_again(tmp_path: Path) -> None:
+    """Later than palace's own check after its write: the next look (the REPL's watcher, or the next write)
+    finds the acknowledged entry missing and saves it again, keeping the editor's change."""
+    home = tmp_path / "palace"
+    store = MemoryStore(home)
+    store.save("Preferences/shells", "The user uses fish")
+    stale = store.file.read_text()
+    assert store.save("Preferences/editors", "The user edits with helix").action == "saved"
+    copy = home / ".memories.md.swp"
+    copy.write_text(stale + "\nThe editor's own line.\n")
+    os.replace(copy, store.file)  # the editor read the file before the save and saves now
+    [again] = store.repair_recent()
+    assert again.action == "saved" and again.content == "The user edits with helix"
+    text = store.file.read_text()
+    assert "helix" in text and "The editor's own line." in text
+    assert store.repair_recent() == []  # once is enough
+    copy.write_text(stale + "\nThe editor's own line.\n")
+    os.replace(copy, store.file)  # the editor saves its buffer again; this time the next write repairs it
+    store.save("Preferences/terminals", "The user uses kitty")
+    assert all(word in store.file.read_text() for word in ("helix", "kitty", "fish"))
+
+
 # ---------------------------------------------------------------------- refusals
 
 

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
+import random
 import stat
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -14,7 +17,7 @@ from typing import Protocol, TypeVar
 from palace.errors import PalaceError, StoreError, UndoError
 from palace.filelock import exclusive
 from palace.memory import ops
-from palace.memory.document import Document
+from palace.memory.document import Document, common_prefix, common_suffix
 from palace.memory.files import (
     Swapped,
     check_writable,
@@ -27,13 +30,15 @@ from palace.memory.files import (
     target_of,
     write_in_place,
 )
-from palace.memory.halls import parse_path
+from palace.memory.halls import MemoryPath, parse_path
 from palace.memory.ops import ChangeResult
 from palace.memory.render import Rendered, render_document
 from palace.memory.render_cache import RenderCache, cache_key
 from palace.paths import PalacePaths
 
 _RETRIES = 32
+RETRY_SECONDS = 5.0  # a write retries this long while an editor keeps replacing the file
+RECENT_SECONDS = 5.0  # how long an acknowledged save is checked for an editor's late overwrite
 _T = TypeVar("_T")
 
 
@@ -105,6 +110,23 @@ def _signature(file: Path) -> tuple[int, int, int, int] | None:
     return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
 
 
+@dataclass(frozen=True)
+class _Acknowledged:
+    when: float
+    path: MemoryPath
+    content: str
+    by: str
+    line: str
+    site: bytes  # the text around the change as it was before it
+
+
+def _site(before: bytes, after: bytes) -> bytes:
+    """The bytes of `before` where the change to `after` went, with some of what surrounds them."""
+    head = common_prefix(before, after)
+    tail = common_suffix(before, after, min(len(before), len(after)) - head)
+    return before[max(0, head - 120) : len(before) - tail + 120]
+
+
 @dataclass
 class _Current:
     """The file as it is under the lock: a descriptor kept open on it (None when missing), its bytes, stat."""
@@ -134,6 +156,9 @@ class MemoryStore:
         self._render_cache: dict[tuple[object, ...], Rendered] = {}
         self._doc_cache: tuple[tuple[int, int, int, int] | None, Document] | None = None
         self._cleaned = False
+        self._recent: list[_Acknowledged] = []  # saves acknowledged lately, checked again by repair_recent
+        self._day = ""  # the date the last edit was made with
+        self._last_write: tuple[bytes, bytes] | None = None  # (before, after) of the last write
         self._disk_cache = RenderCache(PalacePaths(home).index)
 
     # ------------------------------------------------------------------ reading
@@ -207,9 +232,40 @@ class MemoryStore:
         """Save an entry (or refresh an equal one, or rewrite `replaces` in place)."""
         ops.check_path_secret(path)
         parsed = parse_path(path)
-        return self._edit(
+        result = self._edit(
             lambda doc, day: ops.save(doc, parsed, content, day, replaces=replaces, limit=self.entry_limit, by=by),
         )
+        if result.action == "saved" and self._last_write is not None:
+            line = f"[{self._day}] {result.content}"  # as the line was written
+            site = _site(*self._last_write)
+            self._recent.append(_Acknowledged(time.monotonic(), parsed, result.content, by, line, site))
+        return result
+
+    def repair_recent(self) -> list[ChangeResult]:
+        """Save again what palace acknowledged in the last few seconds but the file no longer holds.
+
+        An editor that renames its copy over memories.md right after palace's save drops the new entry (it
+        read the file before the save); palace checks right after its own write, and again here, when the
+        file next changes (the REPL's watcher) or palace next writes.
+        """
+        now = time.monotonic()
+        self._recent = [a for a in self._recent if now - a.when < RECENT_SECONDS]
+        if not self._recent:
+            return []
+        try:
+            text = self.read_bytes().decode("utf-8", "surrogateescape")
+        except StoreError:
+            return []
+        # Dropped means: the line is gone and the text around it is again what it was before the save (a
+        # copy made before it). A line changed by hand, or a hand edit that continued it, is the user's.
+        data = text.encode("utf-8", "surrogateescape")
+        missing = [a for a in self._recent if a.site and a.line not in text and a.site in data]
+        self._recent = [a for a in self._recent if a not in missing]
+        repaired: list[ChangeResult] = []
+        for lost in missing:
+            with contextlib.suppress(PalaceError):
+                repaired.append(self.save(str(lost.path), lost.content, by=lost.by))
+        return repaired
 
     def forget(self, path: str, content: str, *, by: str = "user") -> ChangeResult:
         """Remove one entry; its room heading goes too when nothing else is left in the room."""
@@ -254,6 +310,8 @@ class MemoryStore:
         self._write(apply, lambda _: message)
 
     def _edit(self, op: Callable[[Document, str], tuple[bytes | None, ChangeResult]]) -> ChangeResult:
+        if self._recent:
+            self.repair_recent()
         return self._write(op, lambda result: result.commit_message)
 
     def _write(self, op: Callable[[Document, str], tuple[bytes | None, _T]], message: Callable[[_T], str]) -> _T:
@@ -286,9 +344,10 @@ class MemoryStore:
         base = current.data  # the text the edit is applied to; `current.data` is what the file holds
         late: tuple[bytes, bytes] | None = None  # an editor's in-place change to a file we replaced
         written: _T | None = None  # the outcome of the edit first put in place
-        for _ in range(_RETRIES):
+        for _ in _attempts():
             try:
-                new, result = op(Document.parse(base), self.today().isoformat())
+                self._day = self.today().isoformat()
+                new, result = op(Document.parse(base), self._day)
             except PalaceError:
                 if late is not None:  # the file holds our edit of a stale text: give the editor's back
                     self._give_back(late, base, current)
@@ -356,10 +415,26 @@ class MemoryStore:
             raise StoreError(f"cannot write {target}: {exc.strerror} (nothing written)") from exc
 
     def _after_write(self, before: bytes, after: bytes, message: str) -> None:
+        self._last_write = (before, after)
+        if self._recent:  # what palace itself has just removed is no longer to be repaired
+            text = after.decode("utf-8", "surrogateescape")
+            self._recent = [a for a in self._recent if a.line in text]
         self._render_cache.clear()
         self._doc_cache = None
         for hook in self.hooks:
             hook.after_write(self.file, before, after, message)
+
+
+def _attempts() -> Iterator[int]:
+    """Tries of a write against a file that keeps changing: a burst, then spaced out (editors save in
+    bursts), for a few seconds in all before giving up."""
+    deadline = time.monotonic() + RETRY_SECONDS
+    for attempt in itertools.count():
+        if attempt >= _RETRIES and time.monotonic() > deadline:
+            return
+        if attempt >= _RETRIES:
+            time.sleep(random.uniform(0.001, 0.02))
+        yield attempt
 
 
 def _inode(file: Path) -> int | None:

@@ -171,6 +171,10 @@ class Repl:
             self.console.warn(text)
 
     def _on_file_changed(self) -> None:
+        for change in self.store.repair_recent():  # an editor's save dropped what palace had just saved
+            self.notify(
+                f"{change.symbol} Saved again (an editor's save had dropped it): {change.path}: {change.content}"
+            )
         if self.session.hand_edited():
             self.notify("memories.md changed on disk; the next turn uses the new version")
 
