@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from benchlib import footer, header  # noqa: E402
+from benchlib import footer, header
 
 EDITOR = r"""
 import os, sys, time, random
@@ -79,11 +79,12 @@ def main() -> None:
                 stdout=subprocess.PIPE,
                 text=True,
                 env=env,
-            )  # fmt: skip
+            )
             for k in range(args.editors)
         ]
-        palace = subprocess.Popen([sys.executable, "-c", PALACE, str(home), str(stop)], stdout=subprocess.PIPE,
-                                  text=True, env=env)  # fmt: skip
+        palace = subprocess.Popen(
+            [sys.executable, "-c", PALACE, str(home), str(stop)], stdout=subprocess.PIPE, text=True, env=env
+        )
         acknowledged = palace.communicate()[0].split()
         written = {k: editor.communicate()[0].split() for k, editor in enumerate(editors)}
         text = file.read_text(encoding="utf-8")
@@ -91,10 +92,14 @@ def main() -> None:
     editor_lines = sum(len(lines) for lines in written.values())
     editor_lost = sum(1 for k, lines in written.items() for n in lines if f"editor{k} line {n}\n" not in text + "\n")
     print(f"palace saves acknowledged: {len(acknowledged)}, missing at the end: {len(lost)}")
-    print(f"editor saves: {editor_lines}, editor lines missing at the end (lost by the editors' own stale copies): "
-          f"{editor_lost}")  # fmt: skip
-    print(f"ratio of palace's loss rate to the editors': "
-          f"{(len(lost) / max(1, len(acknowledged))) / max(1e-9, editor_lost / max(1, editor_lines)):.3f}")  # fmt: skip
+    print(
+        f"editor saves: {editor_lines}, editor lines missing at the end (lost by the editors' own stale copies): "
+        f"{editor_lost}"
+    )
+    print(
+        f"ratio of palace's loss rate to the editors': "
+        f"{(len(lost) / max(1, len(acknowledged))) / max(1e-9, editor_lost / max(1, editor_lines)):.3f}"
+    )
     footer()
 
 
