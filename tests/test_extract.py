@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 import textwrap
-import time
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,8 +19,14 @@ from palace.memory.halls import HALL_LIST, parse_path
 from palace.memory.ops import ChangeResult
 from palace.memory.store import MemoryStore
 from palace.sessions.catalog import find_orphans
-from palace.sessions.extract import Extractor
-from palace.sessions.extract_prompt import build_messages, parse_answer
+from palace.sessions.extract import (
+    MAX_CONVERSATION_CHARS,
+    MAX_ITEMS,
+    MAX_SUMMARY_CHARS,
+    ExtractionOutcome,
+    Extractor,
+)
+from palace.sessions.extract_prompt import MAX_MESSAGE_CHARS, build_messages, parse_answer
 from palace.sessions.journal import Journal
 from palace.sessions.lifecycle import archive_orphans, finish, resume
 from palace.testing.server import ScriptedServer, Step
@@ -32,6 +38,21 @@ SECRET = "sk-proj-" + "Zx9Yw8Vu7" * 3
 def answer(summary: str = "They talked about the ifai stack.", *items: tuple[str, str], delay: float = 0.0) -> Step:
     body = {"summary": summary, "memories": [{"path": p, "content": c} for p, c in items]}
     return Step(text=json.dumps(body, ensure_ascii=False), delay=delay, usage=(300, 40))
+
+
+class Gate:
+    """A scripted server's responder that holds its answer back until the test opens it (nothing sleeps)."""
+
+    def __init__(self, step: Step) -> None:
+        self.step = step
+        self.asked = threading.Event()  # a request is waiting at the gate
+        self.opened = threading.Event()
+
+    def __call__(self, body: dict[str, Any]) -> Step:
+        self.asked.set()
+        if not self.opened.wait(30):
+            return Step(status=500, text="the test never opened the gate", headers=NO_RETRY)
+        return self.step
 
 
 class Env:
@@ -90,25 +111,26 @@ def test_trigger_threshold_once_and_never_twice(env: Env) -> None:
     turn(journal, "I write the ifai backend in Rust. " + "x" * 966, "b" * 2999)  # 3,999 characters
     assert extractor.pending_chars(journal) == 3999
     assert extractor.maybe_start(journal) is False and env.server.requests == []
-    env.server.add(
-        answer("Backend talk.", ("ifai/Project Knowledge/backend", "The ifai backend is written in Rust"), delay=0.6)
-    )
+    gate = Gate(answer("Backend talk.", ("ifai/Project Knowledge/backend", "The ifai backend is written in Rust")))
+    env.server.responder = gate
     journal.add_message({"role": "user", "content": "!"})  # 4,000 exactly
-    started = time.perf_counter()
     assert extractor.maybe_start(journal) is True
-    assert time.perf_counter() - started < 0.2  # the caller never waits for the model
+    # maybe_start has returned while the model cannot have answered yet: the caller never waits for it
+    assert extractor.in_flight and journal.extracted_upto == 0
     assert extractor.maybe_start(journal) is False  # one in flight
     turn(journal, "y" * 3000, "z" * 1500)  # more than a trigger's worth arrives meanwhile
     assert extractor.maybe_start(journal) is False
-    extractor.wait(10)
+    gate.opened.set()
+    extractor.wait(30)
     assert len(env.server.requests) == 1
     assert journal.extracted_upto == 3  # what it was given, not what arrived meanwhile
     assert "- [" in env.memories() and "The ifai backend is written in Rust" in env.memories()
     assert extractor.pending_chars(journal) == 4500
-    assert extractor.maybe_start(journal) is True  # the 4,500 that arrived meanwhile: a second round
     env.server.add(answer("More."))
-    extractor.wait(10)
+    assert extractor.maybe_start(journal) is True  # the 4,500 that arrived meanwhile: a second round
+    extractor.wait(30)
     assert extractor.maybe_start(journal) is False and len(env.server.requests) == 2
+    assert "y" * 3000 in env.request_text() and "I write the ifai backend" not in env.request_text()
     assert env.warnings == []
     journal.close()
 
@@ -224,6 +246,31 @@ def test_retry_waits_after_a_failure(env: Env) -> None:
     assert extractor.maybe_start(journal) is False  # not one failing call per turn
     env.server.add(answer())
     assert extractor.extract(journal) is not None  # an explicit extraction does not wait
+    turn(journal, "u" * 4100, "ok")
+    env.server.add(answer())
+    assert extractor.maybe_start(journal) is True  # a success ends the wait
+    extractor.wait(30)
+    assert journal.extracted_upto == 6 and len(env.server.requests) == 3
+    journal.close()
+
+
+def test_a_failed_save_is_a_failure_and_the_same_part_is_extracted_again(env: Env) -> None:
+    journal = env.journal()
+    turn(journal, "We host ifai on Fly.io. " * 20, "ok")
+    env.store.file.mkdir(parents=True)  # memories.md cannot be read or written (a directory in its place)
+    item = ("ifai/Project Knowledge/hosting", "ifai is hosted on Fly.io")
+    env.server.add(answer("Hosting.", item))
+    extractor = env.extractor()
+    assert extractor.extract(journal) is None
+    assert journal.extracted_upto == 0 and journal.summary is None
+    assert len(env.warnings) == 1 and "memory extraction failed" in env.warnings[0]
+    assert "extracted" not in journal.path.read_text()
+    env.store.file.rmdir()
+    env.server.add(answer("Hosting.", item))
+    outcome = extractor.extract(journal)
+    assert outcome is not None and [r.action for r in outcome.results] == ["saved"]
+    assert journal.extracted_upto == 2 and "ifai is hosted on Fly.io" in env.memories()
+    assert "We host ifai on Fly.io." in env.request_text()  # the same messages, asked again
     journal.close()
 
 
@@ -275,6 +322,133 @@ def test_invalid_items_are_dropped_and_counted(env: Env) -> None:
     record = [json.loads(line) for line in journal.path.read_text().splitlines()][-1]
     assert record["type"] == "extracted" and record["dropped"] == 10 and record["upto"] == 2
     assert [s["action"] for s in record["saved"]] == ["saved", "saved", "refreshed"]
+    journal.close()
+
+
+def test_at_most_max_items_are_taken_from_one_answer(env: Env) -> None:
+    journal = env.journal()
+    turn(journal, "Many facts about ifai. " * 20, "ok")
+    items: list[Any] = [{"path": "Nowhere", "content": "invalid, dropped first"}]
+    items += [{"path": f"ifai/Project Knowledge/fact-{n:02d}", "content": f"ifai fact number {n}"} for n in range(32)]
+    env.server.add(Step(text=json.dumps({"summary": "Facts.", "memories": items})))
+    outcome = env.extractor().extract(journal)
+    assert outcome is not None
+    assert [r.content for r in outcome.results] == [f"ifai fact number {n}" for n in range(MAX_ITEMS)]
+    assert outcome.dropped == 1 + 32 - MAX_ITEMS  # the invalid one does not use up a place
+    assert "ifai fact number 29" in env.memories() and "ifai fact number 30" not in env.memories()
+    journal.close()
+
+
+def test_the_same_item_twice_in_one_answer_is_saved_once(env: Env) -> None:
+    env.store.save("Other-Project/Decisions/db", "Other-Project uses SQLite")
+    journal = env.journal()
+    turn(journal, "The other project moved to DuckDB. " * 20, "ok")
+    items = [
+        {"path": "Other-Project/Decisions/db", "content": "Other-Project moved to DuckDB"},
+        {"path": "other-project/decisions/DB", "content": "other-project moved to duckdb."},
+    ]
+    env.server.add(Step(text=json.dumps({"summary": "DuckDB.", "memories": items})))
+    outcome = env.extractor().extract(journal)
+    assert outcome is not None and outcome.dropped == 1
+    assert [(r.action, r.content) for r in outcome.results] == [("saved", "Other-Project moved to DuckDB")]
+    assert env.memories().lower().count("moved to duckdb") == 1
+    journal.close()
+
+
+def test_a_long_summary_is_cut(env: Env) -> None:
+    journal = env.journal()
+    turn(journal, "A long talk. " * 30, "ok")
+    env.server.add(answer("word " * 1000))
+    outcome = env.extractor().extract(journal)
+    assert outcome is not None and journal.summary is not None
+    assert len(journal.summary) == MAX_SUMMARY_CHARS and journal.summary.endswith("…")
+    assert outcome.summary == journal.summary
+    journal.close()
+
+
+def test_a_long_backlog_is_extracted_in_batches_of_at_most_48000_characters(env: Env) -> None:
+    journal = env.journal()
+    # One huge message counts as MAX_MESSAGE_CHARS (the prompt cuts it): 4 x 12,000 = 48,000, a batch exactly.
+    turn(journal, "H" * 30_000, "i" * MAX_MESSAGE_CHARS)
+    turn(journal, "j" * MAX_MESSAGE_CHARS, "k" * MAX_MESSAGE_CHARS)
+    journal.add_message({"role": "user", "content": "THE-LAST-WORD " * 10})
+    extractor = env.extractor()
+    env.server.add(answer("First batch."), answer("Second batch."))
+    first = extractor.extract(journal)
+    assert first is not None and first.upto == 4 and MAX_CONVERSATION_CHARS == 4 * MAX_MESSAGE_CHARS
+    assert "k" * 1000 in env.request_text() and "THE-LAST-WORD" not in env.request_text()
+    second = extractor.extract(journal)
+    assert second is not None and second.upto == 5
+    assert "THE-LAST-WORD" in env.request_text() and "k" * 1000 not in env.request_text()
+    journal.close()
+
+
+def test_a_background_extraction_takes_what_the_turn_end_had(env: Env) -> None:
+    other = env.journal()
+    turn(other, "Another session about ifai. " * 20, "ok")
+    journal = env.journal()
+    turn(journal, "TURN-END " * 450, "ok")  # over the trigger
+    extractor = env.extractor()
+    gate = Gate(answer("Held back."))
+    env.server.responder = gate
+    busy = threading.Thread(target=extractor.extract, args=(other,))  # holds the extractor meanwhile
+    busy.start()
+    assert gate.asked.wait(30)
+    assert extractor.maybe_start(journal) is True  # it waits its turn behind the other extraction
+    turn(journal, "LATER " * 800, "ok")  # more than a trigger's worth, after the turn end
+    gate.opened.set()
+    busy.join(30)
+    extractor.wait(30)
+    assert len(env.server.requests) == 2
+    assert "TURN-END" in env.request_text() and "LATER" not in env.request_text()
+    assert journal.extracted_upto == 2
+    other.close()
+    journal.close()
+
+
+def test_a_queued_background_extraction_skips_what_an_explicit_one_did(env: Env) -> None:
+    journal = env.journal()
+    turn(journal, "FIRST-PART " * 450, "ok")
+    extractor = env.extractor()
+    gate = Gate(answer("First part."))
+    env.server.responder = gate
+    explicit = threading.Thread(target=extractor.extract, args=(journal,))
+    explicit.start()
+    assert gate.asked.wait(30)
+    assert extractor.maybe_start(journal) is True  # queued behind the explicit one, same messages pending
+    turn(journal, "SECOND-PART " * 400, "ok")
+    env.server.add(answer("Second part."))
+    gate.opened.set()
+    explicit.join(30)
+    extractor.wait(30)
+    assert len(env.server.requests) == 2
+    assert "SECOND-PART" in env.request_text() and "FIRST-PART" not in env.request_text()  # never twice
+    assert journal.extracted_upto == 4 and journal.summary == "Second part."
+    journal.close()
+
+
+def test_the_background_reports_each_extraction(env: Env) -> None:
+    journal = env.journal()
+    turn(journal, "We lint ifai with ruff. " * 200, "ok")
+    outcomes: list[ExtractionOutcome] = []
+    extractor = env.extractor(on_extracted=outcomes.append)
+    env.server.add(answer("Linting.", ("ifai/Workflow Patterns/lint", "ifai is linted with ruff")))
+    assert extractor.maybe_start(journal) is True
+    extractor.wait(30)
+    assert [(o.summary, [r.content for r in o.results], o.upto) for o in outcomes] == [
+        ("Linting.", ["ifai is linted with ruff"], 2)
+    ]
+
+    def broken(outcome: ExtractionOutcome) -> None:
+        raise RuntimeError("the screen is gone")
+
+    turn(journal, "And format with ruff too. " * 200, "ok")
+    env.server.add(answer("Formatting."))
+    failing = env.extractor(on_extracted=broken)
+    assert failing.maybe_start(journal) is True
+    failing.wait(30)
+    assert env.warnings == ["could not show the extracted memories: the screen is gone"]
+    assert journal.extracted_upto == 4  # the extraction itself stands
     journal.close()
 
 
@@ -361,14 +535,22 @@ def test_finish_after_a_background_extraction(env: Env) -> None:
     journal = env.journal()
     turn(journal, "a" * 4000, "b")
     extractor = env.extractor()
-    env.server.add(answer("First.", delay=0.3))
+    gate = Gate(answer("First."))
+    env.server.responder = gate
     assert extractor.maybe_start(journal)
+    assert gate.asked.wait(30)  # the background extraction is waiting for its answer
     turn(journal, "Final words about ifai. " * 20, "bye")
     env.server.add(answer("Whole session."))
-    archive = finish(extractor, journal)  # waits for the first, then extracts the rest
+    archived: list[Path | None] = []
+    finisher = threading.Thread(target=lambda: archived.append(finish(extractor, journal)))
+    finisher.start()
+    gate.opened.set()
+    finisher.join(30)
+    (archive,) = archived  # finish waited for the first extraction, then extracted the rest
     assert archive is not None and "## Summary\nWhole session.\n" in archive.read_text()
     assert len(env.server.requests) == 2 and "Final words" in env.request_text(1)
     assert "Summary of the session so far: First." in env.request_text(1)
+    assert "a" * 4000 not in env.request_text(1)
 
 
 _OWNER = textwrap.dedent(

@@ -21,7 +21,7 @@ from typing import Any
 MAX_BODY_BYTES = 16 * 1024 * 1024
 SOCKET_TIMEOUT = 30.0
 
-_ERROR_TEXT = {
+ERROR_TEXT = {  # status: (error type, default message)
     400: ("invalid_request_error", "Bad request."),
     401: ("invalid_request_error", "Incorrect API key provided."),
     403: ("permission_denied", "You are not allowed to use this model."),
@@ -171,7 +171,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _answer(self, step: Step, body: dict[str, Any]) -> None:
         model = str(body.get("model", "palace-demo"))
         if step.status != 200:
-            kind, default = _ERROR_TEXT.get(step.status, ("server_error", "The server had an error."))
+            kind, default = ERROR_TEXT.get(step.status, ("server_error", "The server had an error."))
             message = step.text or default.format(model=model)
             code = kind if step.status == 429 else None
             self._send_error(step.status, message, kind, code=code, headers=step.headers)
@@ -181,7 +181,7 @@ class _Handler(BaseHTTPRequestHandler):
             include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
             self._stream(step, model, include_usage)
         else:
-            self._send_json(200, _completion(step, model), step.headers)
+            self._send_json(200, completion_body(step, model), step.headers)
 
     def _stream(self, step: Step, model: str, include_usage: bool) -> None:
         self.send_response(200)
@@ -192,7 +192,7 @@ class _Handler(BaseHTTPRequestHandler):
         for key, value in step.headers.items():
             self.send_header(key, value)
         self.end_headers()
-        for sent, event in enumerate(_chunks(step, model, include_usage)):
+        for sent, event in enumerate(stream_events(step, model, include_usage)):
             if step.break_after is not None and sent >= step.break_after:
                 self._drop()
                 return
@@ -236,7 +236,8 @@ def _finish_reason(step: Step) -> str:
     return "tool_calls" if step.tool_calls else "stop"
 
 
-def _completion(step: Step, model: str) -> dict[str, Any]:
+def completion_body(step: Step, model: str) -> dict[str, Any]:
+    """The chat.completion object a non-streaming request gets for step."""
     message: dict[str, Any] = {"role": "assistant", "content": step.text or None, "refusal": None}
     if step.tool_calls:
         message["tool_calls"] = [
@@ -256,7 +257,8 @@ def _completion(step: Step, model: str) -> dict[str, Any]:
     return payload
 
 
-def _chunks(step: Step, model: str, include_usage: bool) -> Iterator[dict[str, Any]]:
+def stream_events(step: Step, model: str, include_usage: bool) -> Iterator[dict[str, Any]]:
+    """The chat.completion.chunk events a streaming request gets for step, before `data: [DONE]`."""
     created = int(time.time())
 
     def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
