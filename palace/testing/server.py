@@ -20,6 +20,7 @@ from typing import Any
 
 MAX_BODY_BYTES = 16 * 1024 * 1024
 SOCKET_TIMEOUT = 30.0
+POLL_SECONDS = 0.005  # serve_forever notices stop() only between polls: tests start and stop hundreds of servers
 
 ERROR_TEXT = {  # status: (error type, default message)
     400: ("invalid_request_error", "Bad request."),
@@ -342,7 +343,7 @@ class ScriptedServer:
         self.base_url = f"http://127.0.0.1:{port}/v1"
         self._httpd = httpd
         self._thread = threading.Thread(
-            target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="palace-fakeserver", daemon=True
+            target=httpd.serve_forever, kwargs={"poll_interval": POLL_SECONDS}, name="palace-fakeserver", daemon=True
         )
         self._thread.start()
         return self
