@@ -16,6 +16,7 @@ import threading
 import time
 from datetime import date
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -250,6 +251,37 @@ def _strays(home: Path) -> list[str]:
     return sorted(name for name in os.listdir(home) if name not in {".lock", "memories.md"})
 
 
+class Trial(NamedTuple):
+    reached: list[str]  # the steps the writer reached, the last one where it was killed
+    killed: bool  # False: it had fewer steps than that and finished its save
+
+
+def _kill_at_step(writers: SteppingWriters, k: int) -> Trial:
+    """Let the started writer through k steps and SIGKILL it at the next one (unless it finishes first)."""
+    reached: list[str] = []
+    line = writers.go()
+    while line.startswith("step "):
+        reached.append(line.removeprefix("step "))
+        if len(reached) > k:
+            writers.kill()
+            return Trial(reached, killed=True)
+        line = writers.go()
+    assert line == "saved saved", writers.close()
+    writers.finished()
+    return Trial(reached, killed=False)
+
+
+def _assert_old_or_new(file: Path, before: bytes | None, new: bytes, reached: list[str]) -> None:
+    """After a kill: exactly the new bytes once a swap step has run, else exactly the old ones (or no file)."""
+    swapped = any(step.split()[0] in SWAPS and step.endswith(" after") for step in reached)
+    after = file.read_bytes() if file.exists() else None
+    assert after == (new if swapped else before), f"killed at step {len(reached) - 1} ({reached[-1]})"
+    if after is not None:
+        assert Document.parse(after).to_bytes() == after
+    # a killed writer may leave its temp file; nothing else, and it never matters to the next save
+    assert all(name.startswith(".memories.md.") and name.endswith(".tmp") for name in _strays(file.parent))
+
+
 @pytest.mark.parametrize(
     ("start", "mode"),
     [("crlf-bom", "exchange"), ("missing", "exchange"), ("crlf-bom", "replace")],
@@ -258,9 +290,8 @@ def test_a_writer_killed_at_each_step_leaves_the_old_or_the_new_file(tmp_path: P
     home = tmp_path / "palace"
     home.mkdir(mode=0o700)
     file = home / "memories.md"
-    initial = b"\xef\xbb\xbf# Memories\r\n\r\nHand-written notes, CRLF, BOM.\r\n" if start != "missing" else None
-    if initial is not None:
-        file.write_bytes(initial)
+    if start != "missing":
+        file.write_bytes(b"\xef\xbb\xbf# Memories\r\n\r\nHand-written notes, CRLF, BOM.\r\n")
     steps: list[str] = []  # the steps of one whole save, learnt as the kills go further
     writers = SteppingWriters(home, mode)
     for k in itertools.count():
@@ -270,30 +301,15 @@ def test_a_writer_killed_at_each_step_leaves_the_old_or_the_new_file(tmp_path: P
         new = _saved(before, f"Entry {k}")
         strays = _strays(home)
         writers.start(f"Entry {k}")
-        reached: list[str] = []
-        line = writers.go()
-        while line.startswith("step ") and len(reached) < k:
-            reached.append(line.removeprefix("step "))
-            line = writers.go()
-        if not line.startswith("step "):  # k is past the last step: this save ran to its end
-            assert line == "saved saved", writers.close()
-            writers.finished()
-            assert reached == steps
+        trial = _kill_at_step(writers, k)
+        if not trial.killed:  # k is past the last step: a fresh writer, after all those kills, saves normally
+            assert trial.reached == steps
             assert file.read_bytes() == new
             assert _strays(home) == strays  # a whole save leaves no temp file of its own
             break
-        reached.append(line.removeprefix("step "))
-        assert reached[:-1] == steps[:k], "the save took another path this time"
-        if len(reached) > len(steps):
-            steps.append(reached[-1])
-        writers.kill()
-        swapped = any(step.split()[0] in SWAPS and step.endswith(" after") for step in reached)
-        after = file.read_bytes() if file.exists() else None
-        assert after == (new if swapped else before), f"killed at step {k} ({reached[-1]})"
-        if after is not None:
-            assert Document.parse(after).to_bytes() == after
-        # a killed writer may leave its temp file; nothing else, and it never matters to the next save
-        assert all(name.startswith(".memories.md.") and name.endswith(".tmp") for name in _strays(home))
+        assert trial.reached[:-1] == steps[:k], "the save took another path this time"
+        steps[k:] = trial.reached[k:]
+        _assert_old_or_new(file, before, new, trial.reached)
     assert writers.close() == ""
     # every kind of step was a kill point: the temp file's creation and fsync, the swap, the folder's fsync
     kinds = [step.split()[0] for step in steps if step.endswith(" before")]
