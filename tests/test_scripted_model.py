@@ -46,54 +46,70 @@ def _failing_responder(body: dict[str, Any]) -> Step:
     raise RuntimeError("no idea")
 
 
+STREAM, TOOLS_CALL, COMPLETE, JSON = Call(), Call(tools=True), Call("complete"), Call("complete", json_mode=True)
+
+# Each case is one script played by one client; cases that do not depend on each other share a script.
 CASES = {
-    "text in chunks": Case([Step(text="Hello there, how are you?", chunk_size=4)]),
-    "text in one piece": Case([Step(text="Fine.")]),
-    "empty reply": Case([Step()]),
-    "tool calls with text": Case(
-        [Step(text="Saving. ", tool_calls=[SAVE, ("MemoryForget", "{not json")], chunk_size=5)], [Call(tools=True)]
+    "streamed replies": Case(
+        [
+            Step(text="Hello there, how are you?", chunk_size=4),
+            Step(text="Fine."),
+            Step(),
+            Step(text="no usage here", usage=None),
+            Step(text="Saving. ", tool_calls=[SAVE, ("MemoryForget", "{not json")], chunk_size=5),
+            Step(tool_calls=[SAVE]),
+        ],
+        [STREAM, STREAM, STREAM, STREAM, TOOLS_CALL, TOOLS_CALL],
     ),
-    "tool call only": Case([Step(tool_calls=[SAVE])], [Call(tools=True)]),
-    "no usage": Case([Step(text="no usage here", usage=None)]),
-    "broken at once": Case([Step(text="never", break_after=0)]),
-    "broken mid text": Case([Step(text="partial words that never finish", chunk_size=4, break_after=3)]),
-    "broken mid tool call": Case([Step(tool_calls=[SAVE], chunk_size=6, break_after=4)], [Call(tools=True)]),
-    "broken after the finish": Case([Step(text="whole", chunk_size=2, break_after=5)]),  # role, 3 pieces, finish
-    "401": Case([Step(status=401)]),
-    "403": Case([Step(status=403, text="not for you")]),
-    "404": Case([Step(status=404)]),
-    "400": Case([Step(status=400)]),
-    "418": Case([Step(status=418, text="I'm a teapot")]),
-    "500": Case([Step(status=500, text="upstream exploded")]),
-    "503": Case([Step(status=503)]),
-    "429 then an answer": Case([Step(status=429), Step(status=429), Step(text="finally")]),
-    "429 until it gives up": Case([Step(status=429)] * 5),
-    "exhausted script": Case([]),
-    "responder answers": Case([], [Call(), Call()], responder=lambda body: Step(text=f"{len(body['messages'])}")),
+    "broken streams": Case(
+        [
+            Step(text="never", break_after=0),
+            Step(text="partial words that never finish", chunk_size=4, break_after=3),
+            Step(tool_calls=[SAVE], chunk_size=6, break_after=4),
+            Step(text="whole", chunk_size=2, break_after=5),  # role, 3 pieces, finish: only the usage is lost
+        ],
+        [STREAM, STREAM, TOOLS_CALL, STREAM],
+    ),
+    "error statuses": Case(
+        [
+            Step(status=401),
+            Step(status=403, text="not for you"),
+            Step(status=404),
+            Step(status=400),
+            Step(status=418, text="I'm a teapot"),
+            Step(status=500, text="upstream exploded"),
+            Step(status=503),
+            Step(status=502, text="bad gateway"),
+        ],
+        [STREAM] * 7 + [JSON],
+    ),
+    "429s retried, then given up": Case(
+        [Step(status=429), Step(status=429), Step(text="finally"), *[Step(status=429)] * 5],
+        [STREAM, STREAM],
+    ),
+    "exhausted script": Case([], [STREAM, COMPLETE]),
+    "responder answers": Case([], [STREAM, COMPLETE], responder=lambda body: Step(text=f"{len(body['messages'])}")),
     "responder fails": Case([], responder=_failing_responder),
     "stream_options refused": Case(
-        [Step(text="one"), Step(text="two")], [Call(), Call()], flags={"reject_stream_options": True}
+        [Step(text="one"), Step(text="two")], [STREAM, STREAM], flags={"reject_stream_options": True}
     ),
     "unsupported parameter": Case(
         [Step(status=400, text="Unsupported parameter: stream_options"), Step(text="a"), Step(text="b")],
-        [Call(), Call()],
+        [STREAM, STREAM],
     ),
-    "complete": Case([Step(text='{"summary": "s", "memories": []}', usage=(300, 40))], [Call("complete")]),
-    "complete in JSON mode": Case([Step(text="{}")], [Call("complete", json_mode=True)]),
-    "complete with tool calls": Case([Step(tool_calls=[SAVE])], [Call("complete")]),
-    "complete without usage": Case([Step(text="x", usage=None)], [Call("complete")]),
-    "complete fails": Case([Step(status=502, text="bad gateway")], [Call("complete", json_mode=True)]),
-    "JSON mode refused by a 400": Case(
-        [Step(status=400), Step(text="{}"), Step(text="{}")],
-        [Call("complete", json_mode=True), Call("complete", json_mode=True)],
+    "whole replies": Case(
+        [
+            Step(text='{"summary": "s", "memories": []}', usage=(300, 40)),
+            Step(text="{}"),
+            Step(tool_calls=[SAVE]),
+            Step(text="x", usage=None),
+            Step(text="streamed", chunk_size=3),
+        ],
+        [COMPLETE, JSON, COMPLETE, COMPLETE, TOOLS_CALL],
     ),
+    "JSON mode refused by a 400": Case([Step(status=400), Step(text="{}"), Step(text="{}")], [JSON, JSON]),
     "response_format refused": Case(
-        [Step(text="{}"), Step(text="{}")],
-        [Call("complete", json_mode=True), Call("complete", json_mode=True)],
-        flags={"reject_response_format": True},
-    ),
-    "stream then complete": Case(
-        [Step(text="streamed", chunk_size=3), Step(text="whole")], [Call(tools=True), Call("complete")]
+        [Step(text="{}"), Step(text="{}")], [JSON, JSON], flags={"reject_response_format": True}
     ),
 }
 
