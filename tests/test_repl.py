@@ -1,6 +1,6 @@
 """The REPL through its real inputs.
 
-End to end (`python -m palace` over loopback HTTP): piped chat, Ctrl-C, SIGTERM, `palace ask`'s exit status,
+End to end (`python -m palace` over loopback HTTP): piped chat, Ctrl-C then SIGTERM, `palace ask`'s exit status,
 the demo, a git palace, resume, recall through the tool. In this process: `palace chat` and `palace ask` via
 cli.main, and the Repl itself with the scripted model (prompt_toolkit input, slash commands, undo, hand edits).
 """
@@ -121,7 +121,9 @@ def test_chat_without_an_endpoint_starts_and_says_what_to_set(run_cli: Run, pala
     assert "Uses helix" in (palace_home / "memories.md").read_text()
 
 
-def test_ctrl_c_mid_reply_stops_it_and_keeps_the_repl(fake_server: ScriptedServer, palace_home: Path) -> None:
+def test_ctrl_c_mid_reply_keeps_the_repl_and_sigterm_later_archives(
+    fake_server: ScriptedServer, palace_home: Path
+) -> None:
     asked = threading.Event()
 
     def answer(body: dict[str, Any]) -> Step:
@@ -134,29 +136,25 @@ def test_ctrl_c_mid_reply_stops_it_and_keeps_the_repl(fake_server: ScriptedServe
 
     fake_server.responder = answer
     proc = _spawn(["chat"], _env(palace_home, fake_server))
-    assert proc.stdin is not None
+    assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write("first question\n")
     proc.stdin.flush()
     # The server has the whole request: the client has sent it and is waiting for the answer.
     assert asked.wait(60), "the REPL never called the model"
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate("second question\n/exit\n", timeout=90)
-    assert proc.returncode == 0, err
+    proc.stdin.write("second question\n")
+    proc.stdin.flush()
+    shown = []
+    for line in proc.stdout:  # until the second reply is on screen (or the process has ended)
+        shown.append(line)
+        if "second answer" in line:
+            break
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    out = "".join(shown)
     assert "stopped" in out + err
     assert "second answer" in out and "far too long" not in out
-
-
-def test_sigterm_archives_the_session(fake_server: ScriptedServer, palace_home: Path) -> None:
-    fake_server.add(Step(text="hello back"))
-    fake_server.responder = _summary
-    proc = _spawn(["chat"], _env(palace_home, fake_server, PALACE_MODEL="gpt-4.1-mini"))
-    assert proc.stdin is not None and proc.stdout is not None
-    proc.stdin.write("hello\n")
-    proc.stdin.flush()
-    assert "hello back" in proc.stdout.readline()
-    proc.send_signal(signal.SIGTERM)
-    proc.communicate(timeout=30)
-    assert len(list((palace_home / "sessions").glob("*.md"))) == 1
+    assert len(list((palace_home / "sessions").glob("*.md"))) == 1  # SIGTERM archived the session
 
 
 def test_ask_runs_one_turn_and_archives(run_cli: Run, fake_server: ScriptedServer, palace_home: Path) -> None:
@@ -294,7 +292,7 @@ def test_the_repl_notices_hand_edits_from_each_editor_style(style: str, settings
         repl._on_file_changed()
         looked.set()
 
-    watcher = MemoryWatcher(settings.memories_file, on_change)
+    watcher = MemoryWatcher(settings.memories_file, on_change, debounce=0.1)
     assert watcher.start()
     try:
         repl.handle("/remember Preferences/editor Uses neovim")

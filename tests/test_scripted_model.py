@@ -148,10 +148,10 @@ def test_the_scripted_model_answers_like_the_client_over_the_server(name: str) -
 
 def test_a_delay_past_the_timeout_is_the_same_timeout_error() -> None:
     with ScriptedServer([Step(text="too late", delay=5)]) as server:
-        client = LLMClient(base_url=server.base_url, api_key="k", model="m", timeout=0.2)
+        client = LLMClient(base_url=server.base_url, api_key="k", model="m", timeout=0.1)
         over_http = _play(client, [Call()], server.base_url.rstrip("/"))
         client.close()
-    scripted = ScriptedModel([Step(text="too late", delay=5)], model="m", timeout=0.2)
+    scripted = ScriptedModel([Step(text="too late", delay=5)], model="m", timeout=0.1)
     assert _play(scripted, [Call()], scripted.url) == over_http
     assert over_http[0][:2] == ("error", "LLMTimeoutError")
 
