@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
+import sys
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +14,13 @@ import pytest
 from palace.config import Settings, load_settings
 from palace.testing.server import ScriptedServer
 
-# --- fake model endpoint (palace/fakeserver.py) ----------------------------------------------------
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Markers (pyproject.toml is not ours to change): `-m "not slow"` for a quick local run; CI runs all."""
+    config.addinivalue_line("markers", "slow: takes more than ~3 s (real processes doing real work); CI runs it")
+
+
+# --- fake model endpoint (palace/testing/server.py) -------------------------------------------------
 
 
 @pytest.fixture
@@ -28,9 +37,9 @@ def fake_server() -> Iterator[ScriptedServer]:
 
 
 @pytest.fixture
-def palace_home(tmp_path: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def palace_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty palace folder in tmp, selected by PALACE_HOME; no real endpoint variables leak in."""
-    home = Path(str(tmp_path)) / "palace"
+    home = tmp_path / "palace"
     monkeypatch.setenv("PALACE_HOME", str(home))
     for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PALACE_MODEL", "PALACE_WING", "VISUAL", "EDITOR"):
         monkeypatch.delenv(var, raising=False)
@@ -50,3 +59,45 @@ def settings_for(palace_home: Path) -> Callable[..., Settings]:
         return settings
 
     return make
+
+
+# --- the command line, in this process --------------------------------------------------------------
+
+
+@dataclass
+class CliRun:
+    """What a `palace ...` run left: its exit status and its output."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture
+def run_cli(
+    palace_home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> Callable[..., CliRun]:
+    """`palace ARGS` as cli.main runs it, in this process: run_cli(*args, stdin="", env={...}).
+
+    Output is what the process would print; the working directory is outside any git repository (the
+    wing would come from it) and `env` is set for the rest of the test.
+    """
+    cwd = palace_home.parent / "cwd"
+    cwd.mkdir(exist_ok=True)
+    monkeypatch.chdir(cwd)
+
+    def run(*args: str, stdin: str = "", env: dict[str, str] | None = None) -> CliRun:
+        from palace.ui import cli
+
+        for name, value in (env or {}).items():
+            monkeypatch.setenv(name, value)
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        capsys.readouterr()  # what came before is not this run's
+        try:
+            code = cli.main(list(args))
+        except SystemExit as exc:  # argparse: --version, usage errors
+            code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+        out, err = capsys.readouterr()
+        return CliRun(code, out, err)
+
+    return run

@@ -1,56 +1,43 @@
-"""The command line in real subprocesses against a temp PALACE_HOME."""
+"""The command line as `palace ARGS` runs it (cli.main in this process) against a temp PALACE_HOME.
+
+The end-to-end runs through `python -m palace` are in test_repl.py; only what needs a fresh interpreter
+runs one here.
+"""
 
 from __future__ import annotations
 
-import os
 import stat
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from palace.testing.server import ScriptedServer
 
 REPO = Path(__file__).resolve().parent.parent
+Run = Callable[..., Any]  # conftest.run_cli: run(*args, stdin=, env=) -> CliRun
 
 
-def palace(
-    home: Path, *args: str, env: dict[str, str] | None = None, stdin: str = ""
-) -> subprocess.CompletedProcess[str]:
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "PALACE_"))}
-    base["PALACE_HOME"] = str(home)
-    base.update(env or {})
-    cwd = home.parent / "cwd"  # not home.parent: `python -m` would import the palace folder as a package
-    cwd.mkdir(exist_ok=True)
-    return subprocess.run(
-        [sys.executable, "-m", "palace", *args],
-        env=base,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=cwd,
-        input=stdin,
-    )
-
-
-def test_save_show_forget_round_trip(tmp_path: Path) -> None:
-    home = tmp_path / "palace"
-    saved = palace(home, "memory", "save", "Preferences/Programming Languages", "The user writes backends in Rust")
+def test_save_show_forget_round_trip(run_cli: Run, palace_home: Path) -> None:
+    home = palace_home
+    saved = run_cli("memory", "save", "Preferences/Programming Languages", "The user writes backends in Rust")
     assert saved.returncode == 0, saved.stderr
     assert saved.stdout.strip() == "✓ Saved to Preferences/programming-languages: The user writes backends in Rust"
-    again = palace(home, "memory", "save", "preferences/programming-languages", "the user writes backends in rust.")
+    again = run_cli("memory", "save", "preferences/programming-languages", "the user writes backends in rust.")
     assert "Already remembered in Preferences/programming-languages" in again.stdout
-    wing = palace(home, "memory", "save", "ifai/project-knowledge/frontend", "Vue 3 inside Tauri")
+    wing = run_cli("memory", "save", "ifai/project-knowledge/frontend", "Vue 3 inside Tauri")
     assert "ifai/Project Knowledge/frontend" in wing.stdout
-    shown = palace(home, "memory", "show")
+    shown = run_cli("memory", "show")
     assert "The user writes backends in Rust" in shown.stdout and "Vue 3" not in shown.stdout
     assert "ifai" in shown.stdout
-    assert "Vue 3 inside Tauri" in palace(home, "memory", "show", "--wing", "IFAI").stdout
-    raw = palace(home, "memory", "show", "--raw")
+    assert "Vue 3 inside Tauri" in run_cli("memory", "show", "--wing", "IFAI").stdout
+    raw = run_cli("memory", "show", "--raw")
     assert raw.stdout == (home / "memories.md").read_text()
-    assert palace(home, "memory", "path").stdout.strip() == str(home / "memories.md")
-    forgot = palace(home, "memory", "forget", "ifai/Project Knowledge/frontend", "Vue 3 inside Tauri")
+    assert run_cli("memory", "path").stdout.strip() == str(home / "memories.md")
+    forgot = run_cli("memory", "forget", "ifai/Project Knowledge/frontend", "Vue 3 inside Tauri")
     assert forgot.returncode == 0 and "Forgot from" in forgot.stdout
     assert "#### frontend" not in (home / "memories.md").read_text()
     assert stat.S_IMODE(home.stat().st_mode) == 0o700
@@ -71,53 +58,54 @@ def test_save_show_forget_round_trip(tmp_path: Path) -> None:
         (["Preferences/!!!", "hello"], "has no letters or digits"),
     ],
 )
-def test_bad_saves_say_why_exit_1_and_change_nothing(tmp_path: Path, args: list[str], message: str) -> None:
-    home = tmp_path / "palace"
-    assert palace(home, "memory", "save", "Preferences/editor", "Uses neovim").returncode == 0
+def test_bad_saves_say_why_exit_1_and_change_nothing(
+    run_cli: Run, palace_home: Path, args: list[str], message: str
+) -> None:
+    home = palace_home
+    assert run_cli("memory", "save", "Preferences/editor", "Uses neovim").returncode == 0
     before = (home / "memories.md").read_bytes()
-    done = palace(home, "memory", "save", *args)
+    done = run_cli("memory", "save", *args)
     assert done.returncode == 1
     assert done.stderr.startswith("Error: ") and message in done.stderr
     assert "sk-abcdefghijklmnop" not in done.stderr
     assert (home / "memories.md").read_bytes() == before
 
 
-def test_forget_of_a_missing_entry_lists_the_room(tmp_path: Path) -> None:
-    home = tmp_path / "palace"
-    palace(home, "memory", "save", "Preferences/editor", "Uses neovim")
-    done = palace(home, "memory", "forget", "Preferences/editor", "Uses emacs")
+def test_forget_of_a_missing_entry_lists_the_room(run_cli: Run) -> None:
+    run_cli("memory", "save", "Preferences/editor", "Uses neovim")
+    done = run_cli("memory", "forget", "Preferences/editor", "Uses emacs")
     assert done.returncode == 1 and "Uses neovim" in done.stderr and "nothing written" in done.stderr
 
 
-def test_lint_exit_codes_for_errors_and_warnings(tmp_path: Path) -> None:
-    home = tmp_path / "palace"
+def test_lint_exit_codes_for_errors_and_warnings(run_cli: Run, palace_home: Path) -> None:
+    home = palace_home
     home.mkdir()
     bad = home / "bad.md"
     bad.write_text(
         "## Prefernces\n\n### languages\n- [2026-11-30] Rust\n\n## Decisions\n\n### db\n"
         "- [2026-13-45] Postgres\n- [2026-11-01] password=hunter22\n"
     )
-    done = palace(home, "memory", "lint", str(bad))
+    done = run_cli("memory", "lint", str(bad))
     assert done.returncode == 1
     assert 'did you mean the hall "Preferences"' in done.stderr
     assert "malformed date" in done.stderr and "password assignment" in done.stderr
     assert "hunter22" not in done.stderr + done.stdout
     warn_only = home / "warn.md"
     warn_only.write_text("## Decisions\n\n### db\n- [2026-11-01] Postgres\n- [2026-11-02] postgres.\n")
-    done = palace(home, "memory", "lint", str(warn_only))
+    done = run_cli("memory", "lint", str(warn_only))
     assert done.returncode == 0 and "duplicate entry" in done.stdout
 
 
-def test_soft_limit_is_a_warning(tmp_path: Path) -> None:
-    home = tmp_path / "palace"
+def test_soft_limit_is_a_warning(run_cli: Run, palace_home: Path) -> None:
+    home = palace_home
     home.mkdir()
     lines = "\n".join(f"- [2026-11-01] Fact {n}" for n in range(101))
     (home / "memories.md").write_text(f"## Preferences\n\n### facts\n{lines}\n")
-    done = palace(home, "memory", "lint")
+    done = run_cli("memory", "lint")
     assert done.returncode == 0 and "soft limit of 100" in done.stdout
 
 
-def test_sessions_example_lints_clean_and_has_its_structure(tmp_path: Path) -> None:
+def test_sessions_example_lints_clean_and_has_its_structure() -> None:
     from palace.memory.document import Document
     from palace.memory.lint import lint_file
 
@@ -131,14 +119,14 @@ def test_sessions_example_lints_clean_and_has_its_structure(tmp_path: Path) -> N
     assert any(e.path and not e.path.room.isascii() for e in doc.entries)
 
 
-def test_init_creates_a_starter_file_that_lints_clean(tmp_path: Path) -> None:
-    home = tmp_path / "palace"
-    done = palace(home, "init")
+def test_init_creates_a_starter_file_that_lints_clean(run_cli: Run, palace_home: Path) -> None:
+    home = palace_home
+    done = run_cli("init")
     assert done.returncode == 0, done.stderr
     assert (home / "memories.md").exists()
-    assert palace(home, "memory", "lint").returncode == 0
-    assert palace(home, "memory", "save", "Preferences/editor", "Uses neovim").returncode == 0
-    assert palace(home, "memory", "lint").returncode == 0
+    assert run_cli("memory", "lint").returncode == 0
+    assert run_cli("memory", "save", "Preferences/editor", "Uses neovim").returncode == 0
+    assert run_cli("memory", "lint").returncode == 0
 
 
 def test_help_does_not_import_heavy_modules() -> None:
@@ -151,11 +139,11 @@ def test_help_does_not_import_heavy_modules() -> None:
     assert done.stdout.strip() == ""
 
 
-def test_doctor_reports_sources_and_the_endpoint(tmp_path: Path, fake_server: ScriptedServer) -> None:
-    home = tmp_path / "palace"
-    palace(home, "memory", "save", "Preferences/editor", "Uses neovim")
+def test_doctor_reports_sources_and_the_endpoint(run_cli: Run, palace_home: Path, fake_server: ScriptedServer) -> None:
+    home = palace_home
+    run_cli("memory", "save", "Preferences/editor", "Uses neovim")
     (home / "config.toml").write_text('model = "palace-demo"\n[memory]\nbudget_bytes = 4096\n')
-    done = palace(home, "doctor", env={"OPENAI_BASE_URL": fake_server.base_url, "OPENAI_API_KEY": "secret-key-1"})
+    done = run_cli("doctor", env={"OPENAI_BASE_URL": fake_server.base_url, "OPENAI_API_KEY": "secret-key-1"})
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
     assert "palace-demo — config.toml" in out and "4096 — config.toml" in out
@@ -164,21 +152,21 @@ def test_doctor_reports_sources_and_the_endpoint(tmp_path: Path, fake_server: Sc
     assert "model palace-demo is listed" in out and "1 entries" in out
 
 
-def test_doctor_fails_when_the_endpoint_is_down(tmp_path: Path) -> None:
-    done = palace(tmp_path / "palace", "doctor", env={"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"})
+def test_doctor_fails_when_the_endpoint_is_down(run_cli: Run) -> None:
+    done = run_cli("doctor", env={"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"})
     assert done.returncode == 1 and "127.0.0.1:9" in done.stdout
 
 
-def test_bad_config_is_a_clear_error(tmp_path: Path) -> None:
-    home = tmp_path / "palace"
+def test_bad_config_is_a_clear_error(run_cli: Run, palace_home: Path) -> None:
+    home = palace_home
     home.mkdir()
     (home / "config.toml").write_text("[memory]\nbudget = 10\n")
-    done = palace(home, "memory", "show")
+    done = run_cli("memory", "show")
     assert done.returncode == 1 and "unknown setting 'memory.budget'" in done.stderr
 
 
-def test_no_command_means_chat_and_takes_its_flags(tmp_path: Path) -> None:
-    done = palace(tmp_path / "palace", "--model", "qwen2.5-coder", stdin="/model\n/exit\n")
+def test_no_command_means_chat_and_takes_its_flags(run_cli: Run) -> None:
+    done = run_cli("--model", "qwen2.5-coder", stdin="/model\n/exit\n")
     assert done.returncode == 0, done.stderr
     assert "Model: qwen2.5-coder" in done.stdout
-    assert palace(tmp_path / "palace", "--version").stdout.startswith("palace ")
+    assert run_cli("--version").stdout.startswith("palace ")

@@ -1,87 +1,35 @@
-"""Extraction and archiving against the scripted server: the real openai client over loopback, real files."""
+"""Extraction against the scripted server (the real openai client over loopback, real files): when it starts,
+what it is given, what it keeps of the answer, and how its bookkeeping survives failures.
+"""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import textwrap
-import time
+import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
+from extraction_env import NO_RETRY, Env, Gate, answer, turn
 
 from palace.config import Settings
-from palace.errors import PalaceError
-from palace.memory.halls import HALL_LIST, parse_path
-from palace.memory.ops import ChangeResult
-from palace.memory.store import MemoryStore
-from palace.sessions.catalog import find_orphans
-from palace.sessions.extract import Extractor
-from palace.sessions.extract_prompt import build_messages, parse_answer
-from palace.sessions.journal import Journal
-from palace.sessions.lifecycle import archive_orphans, finish, resume
+from palace.memory.halls import HALL_LIST
+from palace.sessions.extract import (
+    MAX_CONVERSATION_CHARS,
+    MAX_ITEMS,
+    MAX_SUMMARY_CHARS,
+    ExtractionOutcome,
+    Extractor,
+)
+from palace.sessions.extract_prompt import MAX_MESSAGE_CHARS, build_messages, parse_answer
 from palace.testing.server import ScriptedServer, Step
 
-NO_RETRY = {"x-should-retry": "false"}  # the openai client must not retry the scripted 500s
 SECRET = "sk-proj-" + "Zx9Yw8Vu7" * 3
-
-
-def answer(summary: str = "They talked about the ifai stack.", *items: tuple[str, str], delay: float = 0.0) -> Step:
-    body = {"summary": summary, "memories": [{"path": p, "content": c} for p, c in items]}
-    return Step(text=json.dumps(body, ensure_ascii=False), delay=delay, usage=(300, 40))
-
-
-class Env:
-    def __init__(self, settings: Settings, server: ScriptedServer) -> None:
-        self.settings = settings
-        self.server = server
-        self.home = settings.home
-        self.store = MemoryStore(settings.home)
-        self.warnings: list[str] = []
-        self.commits: list[tuple[list[Path], str]] = []
-
-    def extractor(self, **kwargs: Any) -> Extractor:
-        kwargs.setdefault("retry_delay", 0.0)
-        return Extractor(
-            self.settings,
-            self.store,
-            commit=lambda paths, message: self.commits.append((paths, message)),
-            warn=self.warnings.append,
-            **kwargs,
-        )
-
-    def orphans(
-        self, commit: Callable[[list[Path], str], object] | None = None, warn: Callable[[str], None] | None = None
-    ) -> list[str]:
-        """archive_orphans as the App runs it: extraction warnings are in the notices, commit trouble warns."""
-        extractor = Extractor(self.settings, self.store, commit=commit, warn=lambda _: None)
-        extractor.commit_warn = warn
-        try:
-            return archive_orphans(extractor)
-        finally:
-            extractor.close()
-
-    def journal(self, wing: str | None = "ifai") -> Journal:
-        return Journal.start(self.home, model=self.settings.model, wing=wing)
-
-    def memories(self) -> str:
-        return self.store.read_bytes().decode()
-
-    def request_text(self, n: int = -1) -> str:
-        return "\n".join(str(m.get("content")) for m in self.server.requests[n]["messages"])
 
 
 @pytest.fixture
 def env(fake_server: ScriptedServer, settings_for: Callable[..., Settings]) -> Env:
     return Env(settings_for(fake_server), fake_server)
-
-
-def turn(journal: Journal, user: str, assistant: str) -> None:
-    journal.add_message({"role": "user", "content": user})
-    journal.add_message({"role": "assistant", "content": assistant})
 
 
 def test_trigger_threshold_once_and_never_twice(env: Env) -> None:
@@ -90,25 +38,26 @@ def test_trigger_threshold_once_and_never_twice(env: Env) -> None:
     turn(journal, "I write the ifai backend in Rust. " + "x" * 966, "b" * 2999)  # 3,999 characters
     assert extractor.pending_chars(journal) == 3999
     assert extractor.maybe_start(journal) is False and env.server.requests == []
-    env.server.add(
-        answer("Backend talk.", ("ifai/Project Knowledge/backend", "The ifai backend is written in Rust"), delay=0.6)
-    )
+    gate = Gate(answer("Backend talk.", ("ifai/Project Knowledge/backend", "The ifai backend is written in Rust")))
+    env.server.responder = gate
     journal.add_message({"role": "user", "content": "!"})  # 4,000 exactly
-    started = time.perf_counter()
     assert extractor.maybe_start(journal) is True
-    assert time.perf_counter() - started < 0.2  # the caller never waits for the model
+    # maybe_start has returned while the model cannot have answered yet: the caller never waits for it
+    assert extractor.in_flight and journal.extracted_upto == 0
     assert extractor.maybe_start(journal) is False  # one in flight
     turn(journal, "y" * 3000, "z" * 1500)  # more than a trigger's worth arrives meanwhile
     assert extractor.maybe_start(journal) is False
-    extractor.wait(10)
+    gate.opened.set()
+    extractor.wait(30)
     assert len(env.server.requests) == 1
     assert journal.extracted_upto == 3  # what it was given, not what arrived meanwhile
     assert "- [" in env.memories() and "The ifai backend is written in Rust" in env.memories()
     assert extractor.pending_chars(journal) == 4500
-    assert extractor.maybe_start(journal) is True  # the 4,500 that arrived meanwhile: a second round
     env.server.add(answer("More."))
-    extractor.wait(10)
+    assert extractor.maybe_start(journal) is True  # the 4,500 that arrived meanwhile: a second round
+    extractor.wait(30)
     assert extractor.maybe_start(journal) is False and len(env.server.requests) == 2
+    assert "y" * 3000 in env.request_text() and "I write the ifai backend" not in env.request_text()
     assert env.warnings == []
     journal.close()
 
@@ -165,25 +114,6 @@ def test_user_prompt_override(env: Env) -> None:
     journal.close()
 
 
-def test_restart_never_reextracts(env: Env) -> None:
-    journal = env.journal()
-    turn(journal, "The ifai front end is Vue 3 inside Tauri. " * 60, "ok " * 500)
-    env.server.add(answer("Front end.", ("ifai/Project Knowledge/frontend-stack", "The front end is Vue 3 in Tauri")))
-    first = env.extractor()
-    assert first.maybe_start(journal) is True
-    first.wait(10)
-    journal.close()  # the process ends (or crashes) here
-    loaded = Journal.load(journal.path)
-    second = env.extractor()
-    assert loaded.extracted_upto == 2 and loaded.summary == "Front end."
-    assert second.pending_chars(loaded) == 0
-    assert second.maybe_start(loaded) is False and second.extract(loaded) is None
-    resumed = resume(env.home, journal.id)
-    assert resumed.extracted_upto == 2 and env.extractor().maybe_start(resumed) is False
-    resumed.close()
-    assert len(env.server.requests) == 1
-
-
 def test_failure_then_retry_extracts_the_missed_part(env: Env) -> None:
     journal = env.journal()
     turn(journal, "MISSED-PART: we deploy ifai with docker compose. " * 50, "noted " * 300)
@@ -224,6 +154,31 @@ def test_retry_waits_after_a_failure(env: Env) -> None:
     assert extractor.maybe_start(journal) is False  # not one failing call per turn
     env.server.add(answer())
     assert extractor.extract(journal) is not None  # an explicit extraction does not wait
+    turn(journal, "u" * 4100, "ok")
+    env.server.add(answer())
+    assert extractor.maybe_start(journal) is True  # a success ends the wait
+    extractor.wait(30)
+    assert journal.extracted_upto == 6 and len(env.server.requests) == 3
+    journal.close()
+
+
+def test_a_failed_save_is_a_failure_and_the_same_part_is_extracted_again(env: Env) -> None:
+    journal = env.journal()
+    turn(journal, "We host ifai on Fly.io. " * 20, "ok")
+    env.store.file.mkdir(parents=True)  # memories.md cannot be read or written (a directory in its place)
+    item = ("ifai/Project Knowledge/hosting", "ifai is hosted on Fly.io")
+    env.server.add(answer("Hosting.", item))
+    extractor = env.extractor()
+    assert extractor.extract(journal) is None
+    assert journal.extracted_upto == 0 and journal.summary is None
+    assert len(env.warnings) == 1 and "memory extraction failed" in env.warnings[0]
+    assert "extracted" not in journal.path.read_text()
+    env.store.file.rmdir()
+    env.server.add(answer("Hosting.", item))
+    outcome = extractor.extract(journal)
+    assert outcome is not None and [r.action for r in outcome.results] == ["saved"]
+    assert journal.extracted_upto == 2 and "ifai is hosted on Fly.io" in env.memories()
+    assert "We host ifai on Fly.io." in env.request_text()  # the same messages, asked again
     journal.close()
 
 
@@ -278,6 +233,133 @@ def test_invalid_items_are_dropped_and_counted(env: Env) -> None:
     journal.close()
 
 
+def test_at_most_max_items_are_taken_from_one_answer(env: Env) -> None:
+    journal = env.journal()
+    turn(journal, "Many facts about ifai. " * 20, "ok")
+    items: list[Any] = [{"path": "Nowhere", "content": "invalid, dropped first"}]
+    items += [{"path": f"ifai/Project Knowledge/fact-{n:02d}", "content": f"ifai fact number {n}"} for n in range(32)]
+    env.server.add(Step(text=json.dumps({"summary": "Facts.", "memories": items})))
+    outcome = env.extractor().extract(journal)
+    assert outcome is not None
+    assert [r.content for r in outcome.results] == [f"ifai fact number {n}" for n in range(MAX_ITEMS)]
+    assert outcome.dropped == 1 + 32 - MAX_ITEMS  # the invalid one does not use up a place
+    assert "ifai fact number 29" in env.memories() and "ifai fact number 30" not in env.memories()
+    journal.close()
+
+
+def test_the_same_item_twice_in_one_answer_is_saved_once(env: Env) -> None:
+    env.store.save("Other-Project/Decisions/db", "Other-Project uses SQLite")
+    journal = env.journal()
+    turn(journal, "The other project moved to DuckDB. " * 20, "ok")
+    items = [
+        {"path": "Other-Project/Decisions/db", "content": "Other-Project moved to DuckDB"},
+        {"path": "other-project/decisions/DB", "content": "other-project moved to duckdb."},
+    ]
+    env.server.add(Step(text=json.dumps({"summary": "DuckDB.", "memories": items})))
+    outcome = env.extractor().extract(journal)
+    assert outcome is not None and outcome.dropped == 1
+    assert [(r.action, r.content) for r in outcome.results] == [("saved", "Other-Project moved to DuckDB")]
+    assert env.memories().lower().count("moved to duckdb") == 1
+    journal.close()
+
+
+def test_a_long_summary_is_cut(env: Env) -> None:
+    journal = env.journal()
+    turn(journal, "A long talk. " * 30, "ok")
+    env.server.add(answer("word " * 1000))
+    outcome = env.extractor().extract(journal)
+    assert outcome is not None and journal.summary is not None
+    assert len(journal.summary) == MAX_SUMMARY_CHARS and journal.summary.endswith("…")
+    assert outcome.summary == journal.summary
+    journal.close()
+
+
+def test_a_long_backlog_is_extracted_in_batches_of_at_most_48000_characters(env: Env) -> None:
+    journal = env.journal()
+    # One huge message counts as MAX_MESSAGE_CHARS (the prompt cuts it): 4 x 12,000 = 48,000, a batch exactly.
+    turn(journal, "H" * 30_000, "i" * MAX_MESSAGE_CHARS)
+    turn(journal, "j" * MAX_MESSAGE_CHARS, "k" * MAX_MESSAGE_CHARS)
+    journal.add_message({"role": "user", "content": "THE-LAST-WORD " * 10})
+    extractor = env.extractor()
+    env.server.add(answer("First batch."), answer("Second batch."))
+    first = extractor.extract(journal)
+    assert first is not None and first.upto == 4 and MAX_CONVERSATION_CHARS == 4 * MAX_MESSAGE_CHARS
+    assert "k" * 1000 in env.request_text() and "THE-LAST-WORD" not in env.request_text()
+    second = extractor.extract(journal)
+    assert second is not None and second.upto == 5
+    assert "THE-LAST-WORD" in env.request_text() and "k" * 1000 not in env.request_text()
+    journal.close()
+
+
+def test_a_background_extraction_takes_what_the_turn_end_had(env: Env) -> None:
+    other = env.journal()
+    turn(other, "Another session about ifai. " * 20, "ok")
+    journal = env.journal()
+    turn(journal, "TURN-END " * 450, "ok")  # over the trigger
+    extractor = env.extractor()
+    gate = Gate(answer("Held back."))
+    env.server.responder = gate
+    busy = threading.Thread(target=extractor.extract, args=(other,))  # holds the extractor meanwhile
+    busy.start()
+    assert gate.asked.wait(30)
+    assert extractor.maybe_start(journal) is True  # it waits its turn behind the other extraction
+    turn(journal, "LATER " * 800, "ok")  # more than a trigger's worth, after the turn end
+    gate.opened.set()
+    busy.join(30)
+    extractor.wait(30)
+    assert len(env.server.requests) == 2
+    assert "TURN-END" in env.request_text() and "LATER" not in env.request_text()
+    assert journal.extracted_upto == 2
+    other.close()
+    journal.close()
+
+
+def test_a_queued_background_extraction_skips_what_an_explicit_one_did(env: Env) -> None:
+    journal = env.journal()
+    turn(journal, "FIRST-PART " * 450, "ok")
+    extractor = env.extractor()
+    gate = Gate(answer("First part."))
+    env.server.responder = gate
+    explicit = threading.Thread(target=extractor.extract, args=(journal,))
+    explicit.start()
+    assert gate.asked.wait(30)
+    assert extractor.maybe_start(journal) is True  # queued behind the explicit one, same messages pending
+    turn(journal, "SECOND-PART " * 400, "ok")
+    env.server.add(answer("Second part."))
+    gate.opened.set()
+    explicit.join(30)
+    extractor.wait(30)
+    assert len(env.server.requests) == 2
+    assert "SECOND-PART" in env.request_text() and "FIRST-PART" not in env.request_text()  # never twice
+    assert journal.extracted_upto == 4 and journal.summary == "Second part."
+    journal.close()
+
+
+def test_the_background_reports_each_extraction(env: Env) -> None:
+    journal = env.journal()
+    turn(journal, "We lint ifai with ruff. " * 200, "ok")
+    outcomes: list[ExtractionOutcome] = []
+    extractor = env.extractor(on_extracted=outcomes.append)
+    env.server.add(answer("Linting.", ("ifai/Workflow Patterns/lint", "ifai is linted with ruff")))
+    assert extractor.maybe_start(journal) is True
+    extractor.wait(30)
+    assert [(o.summary, [r.content for r in o.results], o.upto) for o in outcomes] == [
+        ("Linting.", ["ifai is linted with ruff"], 2)
+    ]
+
+    def broken(outcome: ExtractionOutcome) -> None:
+        raise RuntimeError("the screen is gone")
+
+    turn(journal, "And format with ruff too. " * 200, "ok")
+    env.server.add(answer("Formatting."))
+    failing = env.extractor(on_extracted=broken)
+    assert failing.maybe_start(journal) is True
+    failing.wait(30)
+    assert env.warnings == ["could not show the extracted memories: the screen is gone"]
+    assert journal.extracted_upto == 4  # the extraction itself stands
+    journal.close()
+
+
 def test_answers_in_code_fences_lists_and_prose() -> None:
     fenced = 'Here you go:\n```json\n{"summary": "S", "memories": [{"path": "Decisions/a", "content": "c"}]}\n```\n'
     assert parse_answer(fenced) == ("S", [{"path": "Decisions/a", "content": "c"}])
@@ -314,152 +396,6 @@ def test_endpoint_rejecting_response_format(env: Env) -> None:
     assert outcome is not None and [r.action for r in outcome.results] == ["saved"]
     assert "response_format" in env.server.requests[0] and "response_format" not in env.server.requests[1]
     assert env.warnings == []
-    journal.close()
-
-
-def test_finish_runs_the_final_extraction_and_archives(env: Env) -> None:
-    journal = env.journal()
-    turn(journal, "I write backends in Rust; ifai uses Tauri. " * 10, "Understood.")
-    journal.add_memory(
-        ChangeResult(
-            "saved", parse_path("Preferences/programming-languages"), "The user writes backends in Rust", by="model"
-        )
-    )
-    journal.add_usage(1_200, 300)
-    env.server.add(answer("Rust backends and Tauri.", ("ifai/Project Knowledge/frontend-stack", "ifai uses Tauri")))
-    archive = finish(env.extractor(), journal)
-    assert archive == env.home / "sessions" / f"{journal.id}.md"
-    text = archive.read_text()
-    assert f"# Session {journal.id[:10]} · {journal.id[11:]}\n" in text
-    assert "## Summary\nRust backends and Tauri.\n" in text
-    assert "- Input: 1,500\n- Output: 340\n- Total: 1,840\n" in text  # the extraction call is counted too
-    assert (
-        "- **Preferences/programming-languages**: The user writes backends in Rust (saved by the model)\n"
-        "- **ifai/Project Knowledge/frontend-stack**: ifai uses Tauri (extracted, saved)\n"
-    ) in text
-    assert env.commits == [([archive], f"session: archive {journal.id}")]
-    records = [json.loads(line) for line in journal.path.read_text().splitlines()]
-    assert records[-1]["type"] == "end" and records[-2]["type"] == "extracted"
-    assert not journal.owned and find_orphans(env.home) == []
-
-
-def test_finish_below_minimum_does_not_call_the_model(env: Env) -> None:
-    journal = env.journal()
-    turn(journal, "hi", "hello!")
-    archive = finish(env.extractor(), journal)
-    assert archive is not None and env.server.requests == []
-    assert '## Summary\n(no summary: a short session) It began with: "hi"\n' in archive.read_text()
-
-
-def test_finish_of_an_empty_session_leaves_nothing(env: Env) -> None:
-    journal = env.journal()
-    assert finish(env.extractor(), journal) is None
-    assert not journal.path.exists() and [p.name for p in (env.home / "sessions").iterdir()] == [".live"]
-    assert list((env.home / "sessions" / ".live").iterdir()) == []  # nor a registry entry
-
-
-def test_finish_after_a_background_extraction(env: Env) -> None:
-    journal = env.journal()
-    turn(journal, "a" * 4000, "b")
-    extractor = env.extractor()
-    env.server.add(answer("First.", delay=0.3))
-    assert extractor.maybe_start(journal)
-    turn(journal, "Final words about ifai. " * 20, "bye")
-    env.server.add(answer("Whole session."))
-    archive = finish(extractor, journal)  # waits for the first, then extracts the rest
-    assert archive is not None and "## Summary\nWhole session.\n" in archive.read_text()
-    assert len(env.server.requests) == 2 and "Final words" in env.request_text(1)
-    assert "Summary of the session so far: First." in env.request_text(1)
-
-
-_OWNER = textwrap.dedent(
-    """
-    import sys
-    from pathlib import Path
-    from palace.sessions.journal import Journal
-    journal = Journal.start(Path(sys.argv[1]), model="m", wing="ifai")
-    journal.add_message({"role": "user", "content": "LIVE SESSION " * 40})
-    print(journal.id, flush=True)
-    sys.stdin.read()
-    """
-)
-
-
-def test_orphans_archived_at_start_but_never_a_live_session(env: Env) -> None:
-    crashed = env.journal()
-    turn(crashed, "We keep migrations in ifai/db/migrations. " * 10, "ok")
-    crashed.close()  # died without finishing
-    empty = env.journal()
-    empty.close()
-    owner = subprocess.Popen(
-        [sys.executable, "-c", _OWNER, str(env.home)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert owner.stdout is not None
-        live_id = owner.stdout.readline().strip()
-        env.server.add(
-            answer("Migrations.", ("ifai/Project Knowledge/migrations", "Migrations live in ifai/db/migrations"))
-        )
-        notices = env.orphans(commit=lambda p, m: env.commits.append((p, m)), warn=env.warnings.append)
-        assert sorted(notices) == sorted(
-            [
-                f"Archived the unfinished session {crashed.id} (1 turn, 1 memory extracted)",
-                f"Removed the empty journal of the unfinished session {empty.id}",
-            ]
-        )
-        assert len(env.server.requests) == 1 and "LIVE SESSION" not in env.request_text()
-        assert (env.home / "sessions" / f"{crashed.id}.md").exists()
-        assert not (env.home / "sessions" / f"{live_id}.md").exists()
-        assert (env.home / "sessions" / f"{live_id}.jsonl").read_text().count("\n") == 2  # untouched
-        assert env.orphans() == []  # nothing left to do, nothing twice
-    finally:
-        owner.kill()
-        owner.wait(10)
-    assert [p.name for p in find_orphans(env.home)] == [f"{live_id}.jsonl"]
-
-
-def test_orphan_extraction_failure_still_archives_and_can_be_retried(env: Env) -> None:
-    ids = []
-    for n in range(2):
-        journal = env.journal()
-        turn(journal, f"Session {n}: ifai uses pnpm workspaces. " * 10, "ok")
-        journal.close()
-        ids.append(journal.id)
-    env.server.add(Step(status=502, text="bad gateway", headers=NO_RETRY))
-    notices = env.orphans(warn=env.warnings.append)
-    assert len(notices) == 2 and len(env.server.requests) == 1  # the second does not wait for it again
-    for session_id, notice in zip(ids, sorted(notices, key=lambda n: ids.index(n.split()[4])), strict=True):
-        assert notice.startswith(f"Archived the unfinished session {session_id} without a summary (extraction failed: ")
-        assert f"retry with `palace sessions extract {session_id}`" in notice
-        archive = (env.home / "sessions" / f"{session_id}.md").read_text()
-        assert "## Summary\n(no summary: extraction failed: " in archive
-        assert Journal.load(env.home / "sessions" / f"{session_id}.jsonl").extracted_upto == 0
-    assert find_orphans(env.home) == []
-    # `palace sessions extract ID`: extract, then rewrite the archive
-    journal = Journal.load(env.home / "sessions" / f"{ids[0]}.jsonl")
-    extractor = env.extractor()
-    env.server.add(answer("pnpm.", ("ifai/Project Knowledge/packages", "ifai uses pnpm workspaces")))
-    outcome = extractor.extract(journal, force=True)
-    assert outcome is not None and journal.extracted_upto == 2
-    archive_path = finish(extractor, journal)
-    assert archive_path is not None and "## Summary\npnpm.\n" in archive_path.read_text()
-    assert "(extracted, saved)" in archive_path.read_text()
-
-
-def test_forced_reextraction_and_live_sessions_refused(env: Env) -> None:
-    journal = env.journal()
-    turn(journal, "The ifai CLI is built with clap. " * 10, "ok")
-    env.server.add(answer("clap.", ("ifai/Project Knowledge/cli", "The ifai CLI is built with clap")))
-    extractor = env.extractor()
-    assert extractor.extract(journal) is not None
-    assert extractor.extract(journal) is None  # nothing pending
-    view = Journal.load(journal.path)
-    with pytest.raises(PalaceError, match="in use by a running palace"):
-        extractor.extract(view, force=True)  # the live owner (this journal object) keeps it
-    env.server.add(answer("clap again.", ("ifai/Project Knowledge/cli", "The ifai CLI is built with clap")))
-    outcome = extractor.extract(journal, force=True)
-    assert outcome is not None and [r.action for r in outcome.results] == ["unchanged"]
-    assert journal.extracted_upto == 2 and len(env.server.requests) == 2
     journal.close()
 
 

@@ -1,26 +1,39 @@
-"""The REPL through its real inputs: piped stdin in a subprocess, prompt_toolkit pipe input, signals."""
+"""The REPL through its real inputs.
+
+End to end (`python -m palace` over loopback HTTP): piped chat, Ctrl-C then SIGTERM, `palace ask`'s exit status,
+the demo, a git palace, resume, recall through the tool. In this process: `palace chat` and `palace ask` via
+cli.main, and the Repl itself with the scripted model (prompt_toolkit input, slash commands, undo, hand edits).
+"""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from palace.app import App
 from palace.config import Settings
+from palace.testing.scripted import ScriptedModel
 from palace.testing.server import ScriptedServer, Step
 from palace.ui.console import Console
 from palace.ui.repl import Repl
 
 ESC = "\x1b"
+Run = Callable[..., Any]  # conftest.run_cli: run(*args, stdin=, env=) -> CliRun
+
+
+def _summary(body: dict[str, Any]) -> Step:
+    """The extraction call at a session's end: a summary, nothing to remember."""
+    return Step(text=json.dumps({"summary": "s", "memories": []}))
 
 
 def _env(home: Path, server: ScriptedServer | None, **extra: str) -> dict[str, str]:
@@ -33,12 +46,17 @@ def _env(home: Path, server: ScriptedServer | None, **extra: str) -> dict[str, s
     return env
 
 
+def _cwd(env: dict[str, str]) -> Path:
+    """Outside any git repository (the wing would come from it), and not the palace's parent: `python -m`
+    puts the cwd on sys.path, and a folder named palace would shadow the package."""
+    cwd = Path(env["PALACE_HOME"]).parent / "cwd"
+    cwd.mkdir(exist_ok=True)
+    return cwd
+
+
 def _palace(
     args: list[str], env: dict[str, str], stdin: str = "", timeout: float = 60
 ) -> subprocess.CompletedProcess[str]:
-    # Not the palace's parent: `python -m` puts the cwd on sys.path, and a folder named palace would shadow us.
-    cwd = Path(env["PALACE_HOME"]).parent / "cwd"
-    cwd.mkdir(exist_ok=True)
     return subprocess.run(
         [sys.executable, "-m", "palace", *args],
         input=stdin,
@@ -46,7 +64,20 @@ def _palace(
         capture_output=True,
         text=True,
         timeout=timeout,
-        cwd=cwd,
+        cwd=_cwd(env),
+    )
+
+
+def _spawn(args: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
+    """`palace ARGS` running, with pipes to talk to it."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "palace", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=_cwd(env),
     )
 
 
@@ -82,64 +113,55 @@ def test_piped_chat_saves_prints_plain_text_and_archives(fake_server: ScriptedSe
     assert "**Preferences/editor**: Uses neovim" in archive
 
 
-def test_chat_without_an_endpoint_starts_and_says_what_to_set(palace_home: Path) -> None:
-    done = _palace(["chat"], _env(palace_home, None), "hello\n/remember Preferences/editor Uses helix\n/exit\n")
+def test_chat_without_an_endpoint_starts_and_says_what_to_set(run_cli: Run, palace_home: Path) -> None:
+    done = run_cli("chat", stdin="hello\n/remember Preferences/editor Uses helix\n/exit\n")
     assert done.returncode == 0, done.stderr
     errors = [line for line in done.stderr.splitlines() if line.startswith("Error:")]
     assert len(errors) == 1 and "OPENAI_API_KEY" in errors[0] and "OPENAI_BASE_URL" in errors[0]
     assert "Uses helix" in (palace_home / "memories.md").read_text()
 
 
-def test_ctrl_c_mid_reply_stops_it_and_keeps_the_repl(fake_server: ScriptedServer, palace_home: Path) -> None:
-    fake_server.add(Step(text="this reply takes far too long", delay=20), Step(text="second answer"))
-    fake_server.responder = lambda body: Step(text=json.dumps({"summary": "s", "memories": []}))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "palace", "chat"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=_env(palace_home, fake_server),
-    )
-    assert proc.stdin is not None
+def test_ctrl_c_mid_reply_keeps_the_repl_and_sigterm_later_archives(
+    fake_server: ScriptedServer, palace_home: Path
+) -> None:
+    asked = threading.Event()
+
+    def answer(body: dict[str, Any]) -> Step:
+        if not body.get("stream"):
+            return _summary(body)
+        if not asked.is_set():  # the first question: the client waits for an answer that takes a minute
+            asked.set()
+            return Step(text="this reply takes far too long", delay=60)
+        return Step(text="second answer")
+
+    fake_server.responder = answer
+    proc = _spawn(["chat"], _env(palace_home, fake_server))
+    assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write("first question\n")
     proc.stdin.flush()
-    deadline = time.monotonic() + 20
-    while not fake_server.requests and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert fake_server.requests, "the REPL never called the model"
-    time.sleep(0.5)  # the client is now blocked reading the (delayed) response
+    # The server has the whole request: the client has sent it and is waiting for the answer.
+    assert asked.wait(60), "the REPL never called the model"
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate("second question\n/exit\n", timeout=90)
-    assert proc.returncode == 0, err
-    assert "stopped" in out + err
-    assert "second answer" in out
-
-
-def test_sigterm_archives_the_session(fake_server: ScriptedServer, palace_home: Path) -> None:
-    fake_server.add(Step(text="hello back"))
-    fake_server.responder = lambda body: Step(text=json.dumps({"summary": "Greetings only.", "memories": []}))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "palace", "chat"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=_env(palace_home, fake_server, PALACE_MODEL="gpt-4.1-mini"),
-    )
-    assert proc.stdin is not None and proc.stdout is not None
-    proc.stdin.write("hello\n")
+    proc.stdin.write("second question\n")
     proc.stdin.flush()
-    assert "hello back" in proc.stdout.readline()
+    shown = []
+    for line in proc.stdout:  # until the second reply is on screen (or the process has ended)
+        shown.append(line)
+        if "second answer" in line:
+            break
     proc.send_signal(signal.SIGTERM)
-    proc.communicate(timeout=30)
-    assert len(list((palace_home / "sessions").glob("*.md"))) == 1
+    _, err = proc.communicate(timeout=60)
+    out = "".join(shown)
+    assert "stopped" in out + err
+    assert "second answer" in out and "far too long" not in out
+    assert len(list((palace_home / "sessions").glob("*.md"))) == 1  # SIGTERM archived the session
 
 
-def test_ask_runs_one_turn_and_archives(fake_server: ScriptedServer, palace_home: Path) -> None:
+def test_ask_runs_one_turn_and_archives(run_cli: Run, fake_server: ScriptedServer, palace_home: Path) -> None:
     fake_server.add(Step(text="42."))
     fake_server.responder = lambda body: Step(text=json.dumps({"summary": "One question.", "memories": []}))
-    done = _palace(["ask", "What is six times seven?"], _env(palace_home, fake_server))
+    endpoint = {"OPENAI_BASE_URL": fake_server.base_url, "OPENAI_API_KEY": "test-key"}
+    done = run_cli("ask", "What is six times seven?", env=endpoint)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().startswith("42.")
     assert len(list((palace_home / "sessions").glob("*.md"))) == 1
@@ -160,34 +182,21 @@ def test_demo_runs_to_the_end_offline(palace_home: Path) -> None:
     assert "## Memories Extracted" in done.stdout and "OPENAI_BASE_URL" in done.stdout
 
 
-def _repl(settings: Settings, **kwargs: object) -> tuple[Repl, list[str]]:
-    import io
-
+def _repl(settings: Settings, model: ScriptedModel | None = None, **kwargs: Any) -> tuple[Repl, io.StringIO]:
+    """A Repl on the scripted model (in this process), writing plain text to the returned buffer."""
     out = io.StringIO()
     console = Console(out, out, color=False)
-    repl = Repl(App(settings, warn=console.warn), console, interactive=False, **kwargs)  # type: ignore[arg-type]
-    return repl, [out]  # type: ignore[list-item]
+    app = App(settings, warn=console.warn, client=model or ScriptedModel(responder=_summary))
+    return Repl(app, console, **{"interactive": False, **kwargs}), out
 
 
-def test_prompt_toolkit_session_reads_commands_and_ctrl_d_exits(
-    fake_server: ScriptedServer, settings_for: Callable[..., Settings]
-) -> None:
+def test_prompt_toolkit_session_reads_commands_and_ctrl_d_exits(settings_for: Callable[..., Settings]) -> None:
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
-    fake_server.responder = lambda body: Step(text=json.dumps({"summary": "s", "memories": []}))
-    settings = settings_for(fake_server)
-    import io
-
-    out = io.StringIO()
+    settings = settings_for()
     with create_pipe_input() as pipe:
-        repl = Repl(
-            App(settings, warn=(console := Console(out, out, color=False)).warn),
-            console,
-            interactive=True,
-            pt_input=pipe,
-            pt_output=DummyOutput(),
-        )
+        repl, out = _repl(settings, interactive=True, pt_input=pipe, pt_output=DummyOutput())
         pipe.send_text("/remember Preferences/editor Uses neovim\r")
         pipe.send_text("\x03")  # Ctrl-C at the prompt: nothing happens, the REPL stays
         pipe.send_text("/mod\r")
@@ -202,16 +211,8 @@ def test_prompt_toolkit_session_reads_commands_and_ctrl_d_exits(
     assert (history.stat().st_mode & 0o777) == 0o600
 
 
-def test_slash_commands_explain_mistakes(fake_server: ScriptedServer, settings_for: Callable[..., Settings]) -> None:
-    import io
-
-    fake_server.responder = lambda body: Step(text=json.dumps({"summary": "s", "memories": []}))
-    out = io.StringIO()
-    repl = Repl(
-        App(settings_for(fake_server), warn=(console := Console(out, out, color=False)).warn),
-        console,
-        interactive=False,
-    )
+def test_slash_commands_explain_mistakes(settings_for: Callable[..., Settings]) -> None:
+    repl, out = _repl(settings_for())
     repl.run(
         [
             "/frobnicate",
@@ -232,15 +233,9 @@ def test_slash_commands_explain_mistakes(fake_server: ScriptedServer, settings_f
     assert "Commands:" not in text  # nothing runs after /exit
 
 
-def test_undo_reverts_the_last_change_and_refuses_after_a_hand_edit(
-    fake_server: ScriptedServer, settings_for: Callable[..., Settings]
-) -> None:
-    import io
-
-    fake_server.responder = lambda body: Step(text=json.dumps({"summary": "s", "memories": []}))
-    settings = settings_for(fake_server)
-    out = io.StringIO()
-    repl = Repl(App(settings, warn=(console := Console(out, out, color=False)).warn), console, interactive=False)
+def test_undo_reverts_the_last_change_and_refuses_after_a_hand_edit(settings_for: Callable[..., Settings]) -> None:
+    settings = settings_for()
+    repl, out = _repl(settings)
     file = settings.memories_file
     repl.handle("/remember Preferences/editor Uses neovim")
     before = file.read_bytes()
@@ -255,32 +250,54 @@ def test_undo_reverts_the_last_change_and_refuses_after_a_hand_edit(
     repl.run([])
 
 
-@pytest.mark.parametrize("style", ["rename", "in-place", "sed"])
-def test_the_repl_notices_hand_edits_from_each_editor_style(
-    style: str, fake_server: ScriptedServer, settings_for: Callable[..., Settings]
-) -> None:
-    import io
+def test_a_turn_in_process_saves_streams_and_archives(settings_for: Callable[..., Settings]) -> None:
+    settings = settings_for(extract_min=10)
+    model = ScriptedModel(
+        [
+            Step(
+                text="Sure. ", tool_calls=[("MemorySave", json.dumps({"path": "Preferences/shell", "content": "Fish"}))]
+            ),
+            Step(text="Noted: fish it is.", chunk_size=3),
+        ],
+        responder=lambda body: Step(text=json.dumps({"summary": "Talked about shells.", "memories": []})),
+    )
+    repl, out = _repl(settings, model)
+    repl.run(["I use fish as my shell", "/usage", "/exit"])
+    text = out.getvalue()
+    assert "Sure. " in text and "✓ Saved to Preferences/shell: Fish" in text and "Noted: fish it is." in text
+    assert "Tokens this session" in text
+    assert model.requests[1]["messages"][-1]["role"] == "tool"  # the tool's answer went back to the model
+    (archive,) = settings.sessions_dir.glob("*.md")
+    assert "Talked about shells." in archive.read_text()
+    assert "**Preferences/shell**: Fish (saved by the model)" in archive.read_text()
 
+
+@pytest.mark.parametrize("style", ["rename", "in-place", "sed"])
+def test_the_repl_notices_hand_edits_from_each_editor_style(style: str, settings_for: Callable[..., Settings]) -> None:
     from palace.ui.watch import MemoryWatcher
 
-    fake_server.responder = lambda body: Step(text=json.dumps({"summary": "s", "memories": []}))
-    settings = settings_for(fake_server)
-    out = io.StringIO()
-    repl = Repl(App(settings, warn=(console := Console(out, out, color=False)).warn), console, interactive=False)
-    repl.handle("/remember Preferences/editor Uses neovim")
-    seen = threading.Event()
+    settings = settings_for()
+    repl, out = _repl(settings)
+    noticed = threading.Event()  # the REPL told the user
     original = repl.notify
 
     def notify(text: str) -> None:
         original(text)
-        seen.set()
+        noticed.set()
 
     repl.notify = notify  # type: ignore[method-assign]
-    watcher = MemoryWatcher(settings.memories_file, repl._on_file_changed, debounce=0.1)
+    looked = threading.Event()  # the watcher saw memories.md change and the REPL looked at it
+
+    def on_change() -> None:
+        repl._on_file_changed()
+        looked.set()
+
+    watcher = MemoryWatcher(settings.memories_file, on_change, debounce=0.1)
     assert watcher.start()
     try:
-        time.sleep(0.2)
-        assert not seen.is_set(), "palace's own write must not count as a hand edit"
+        repl.handle("/remember Preferences/editor Uses neovim")
+        assert looked.wait(30), "the watcher never saw palace's own write"
+        assert not noticed.is_set(), "palace's own write must not count as a hand edit"
         file = settings.memories_file
         if style == "rename":
             tmp = file.with_name(".memories.md.swp")
@@ -294,7 +311,7 @@ def test_the_repl_notices_hand_edits_from_each_editor_style(
                 handle.truncate()
         else:
             subprocess.run(["sed", "-i", "s/neovim/helix/", str(file)], check=True)
-        assert seen.wait(5), f"no notice for a {style} edit"
+        assert noticed.wait(30), f"no notice for a {style} edit"
     finally:
         watcher.stop()
     repl.flush_notices()
@@ -303,16 +320,17 @@ def test_the_repl_notices_hand_edits_from_each_editor_style(
     repl.run([])
 
 
-def test_a_git_palace_records_each_change_and_the_archive(fake_server: ScriptedServer, palace_home: Path) -> None:
-    env = _env(
-        palace_home,
-        fake_server,
-        GIT_AUTHOR_NAME="t",
-        GIT_AUTHOR_EMAIL="t@t",
-        GIT_COMMITTER_NAME="t",
-        GIT_COMMITTER_EMAIL="t@t",
-    )
-    assert _palace(["init", "--git"], env).returncode == 0
+def test_a_git_palace_records_each_change_and_the_archive(
+    run_cli: Run, fake_server: ScriptedServer, palace_home: Path
+) -> None:
+    identity = {
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@t",
+    }
+    env = _env(palace_home, fake_server, **identity)
+    assert run_cli("init", "--git", env=identity).returncode == 0
     fake_server.add(
         Step(tool_calls=[("MemorySave", json.dumps({"path": "Preferences/shell", "content": "Uses fish"}))]),
         Step(text="Noted."),
@@ -334,11 +352,14 @@ def test_a_git_palace_records_each_change_and_the_archive(fake_server: ScriptedS
     assert ".jsonl" not in tracked and "history.txt" not in tracked and ".md" in tracked
 
 
-def test_resume_restores_the_conversation_under_the_same_id(fake_server: ScriptedServer, palace_home: Path) -> None:
-    fake_server.responder = lambda body: Step(text=json.dumps({"summary": "s", "memories": []}))
+def test_resume_restores_the_conversation_under_the_same_id(
+    run_cli: Run, fake_server: ScriptedServer, palace_home: Path
+) -> None:
+    fake_server.responder = _summary
     fake_server.add(Step(text="Your favourite colour is teal."), Step(text="You told me: teal."))
     env = _env(palace_home, fake_server)
-    assert _palace(["chat"], env, "My favourite colour is teal\n/exit\n").returncode == 0
+    endpoint = {"OPENAI_BASE_URL": fake_server.base_url, "OPENAI_API_KEY": "test-key"}
+    assert run_cli("chat", stdin="My favourite colour is teal\n/exit\n", env=endpoint).returncode == 0
     first_id = next((palace_home / "sessions").glob("*.jsonl")).stem
     done = _palace(["chat", "--resume"], env, "What is my favourite colour?\n/exit\n")
     assert done.returncode == 0, done.stderr
@@ -350,11 +371,15 @@ def test_resume_restores_the_conversation_under_the_same_id(fake_server: Scripte
     assert len(list((palace_home / "sessions").glob("*.jsonl"))) == 1
 
 
-def test_the_model_recalls_an_earlier_session_through_the_tool(fake_server: ScriptedServer, palace_home: Path) -> None:
+def test_the_model_recalls_an_earlier_session_through_the_tool(
+    run_cli: Run, fake_server: ScriptedServer, palace_home: Path
+) -> None:
     fake_server.responder = lambda body: Step(text=json.dumps({"summary": "Chose the database.", "memories": []}))
     env = _env(palace_home, fake_server)
+    endpoint = {"OPENAI_BASE_URL": fake_server.base_url, "OPENAI_API_KEY": "test-key"}
     fake_server.add(Step(text="PostgreSQL 16 it is, with the outbox pattern."))
-    assert _palace(["chat"], env, "我们的数据库用 PostgreSQL 16, decided today\n/exit\n").returncode == 0
+    first = run_cli("chat", stdin="我们的数据库用 PostgreSQL 16, decided today\n/exit\n", env=endpoint)
+    assert first.returncode == 0, first.stderr
     first_id = next((palace_home / "sessions").glob("*.md")).stem
     fake_server.add(
         Step(tool_calls=[("MemoryRecall", json.dumps({"query": "数据库"}))]),

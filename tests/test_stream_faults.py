@@ -418,12 +418,16 @@ def test_the_turn_shows_the_retry_notice_without_the_spinner_over_it(
 # --- whatever else goes wrong below the seam ends the turn, not the REPL -------------------------------
 
 
-def test_an_unexpected_exception_from_the_model_is_a_one_line_turn_error(settings_for: Callable[..., Settings]) -> None:
-    def responder(body: dict[str, Any]) -> Step:
+class _Broken(ScriptedModel):
+    """A model whose client code itself fails (a bug below the seam, not an answer from the endpoint)."""
+
+    def stream_chat(self, *args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("something deep\nbroke")
 
+
+def test_an_unexpected_exception_from_the_model_is_a_one_line_turn_error(settings_for: Callable[..., Settings]) -> None:
     settings = settings_for()
     store = MemoryStore(settings.home)
-    session = Conversation(settings, store, client=ScriptedModel(responder=responder))
+    session = Conversation(settings, store, client=_Broken())
     result = session.turn("hi")
     assert result.error == "the model call failed unexpectedly: RuntimeError: something deep broke"

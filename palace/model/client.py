@@ -24,7 +24,7 @@ from palace.errors import (
     LLMServerError,
     LLMTimeoutError,
 )
-from palace.model.failures import cause_reason, one_line, rejects, retry_after, server_message, should_retry
+from palace.model.failures import cause_reason, one_line, rejects, retry_after, server_message, should_retry, wait_text
 from palace.model.stream import Accumulator, Reply, valid_text
 
 if TYPE_CHECKING:
@@ -212,9 +212,9 @@ class LLMClient:
         asked = retry_after(exc)
         wait = min(0.5 * 2**attempt, 8.0) if asked is None else asked
         if wait <= MAX_RETRY_AFTER:
-            return _Retry(wait, f"{reason}, retrying in {_seconds(wait)} s")
-        capped = f"the endpoint asked to wait {_seconds(wait)} s; palace waits at most {_seconds(MAX_RETRY_AFTER)} s"
-        return _Retry(MAX_RETRY_AFTER, f"{reason}, retrying in {_seconds(MAX_RETRY_AFTER)} s ({capped})")
+            return _Retry(wait, f"{reason}, retrying in {wait_text(wait)} s")
+        capped = f"the endpoint asked to wait {wait_text(wait)} s; palace waits at most {wait_text(MAX_RETRY_AFTER)} s"
+        return _Retry(MAX_RETRY_AFTER, f"{reason}, retrying in {wait_text(MAX_RETRY_AFTER)} s ({capped})")
 
     def _open_stream(self, client: OpenAI, params: dict[str, Any], on_notice: Notice | None) -> Any:
         import openai
@@ -376,11 +376,6 @@ def _transient(status: int) -> bool:
     # Not a plain 500: local servers (Ollama, llama.cpp) answer 500 for failures that repeat, such as a model
     # that does not fit in memory, and the same request would only fail the same way three more times.
     return status in {502, 503, 504} or 520 <= status <= 529
-
-
-def _seconds(value: float) -> str:
-    """A wait as people say it: 0.5, 2, 20."""
-    return f"{value:.1f}".rstrip("0").rstrip(".") if value < 10 else f"{value:.0f}"
 
 
 def _sendable(value: Any) -> Any:

@@ -111,3 +111,8 @@ def cause_reason(exc: BaseException) -> str:
         if text and text not in ("Connection error.",):
             return one_line(text, 120)
     return "connection failed"
+
+
+def wait_text(value: float) -> str:
+    """A wait as people say it: 0.5, 2, 20."""
+    return f"{value:.1f}".rstrip("0").rstrip(".") if value < 10 else f"{value:.0f}"

@@ -20,8 +20,9 @@ from typing import Any
 
 MAX_BODY_BYTES = 16 * 1024 * 1024
 SOCKET_TIMEOUT = 30.0
+POLL_SECONDS = 0.005  # serve_forever notices stop() only between polls: tests start and stop hundreds of servers
 
-_ERROR_TEXT = {
+ERROR_TEXT = {  # status: (error type, default message)
     400: ("invalid_request_error", "Bad request."),
     401: ("invalid_request_error", "Incorrect API key provided."),
     403: ("permission_denied", "You are not allowed to use this model."),
@@ -182,7 +183,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_raw(step.raw_body, step.content_type)
             return
         if step.status != 200:
-            kind, default = _ERROR_TEXT.get(step.status, ("server_error", "The server had an error."))
+            kind, default = ERROR_TEXT.get(step.status, ("server_error", "The server had an error."))
             message = step.text or default.format(model=model)
             code = kind if step.status == 429 else None
             self._send_error(step.status, message, kind, code=code, headers=step.headers)
@@ -192,7 +193,7 @@ class _Handler(BaseHTTPRequestHandler):
             include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
             self._stream(step, model, include_usage)
         else:
-            self._send_json(200, _completion(step, model), step.headers)
+            self._send_json(200, completion_body(step, model), step.headers)
 
     def _send_raw(self, data: bytes, content_type: str) -> None:
         self.send_response(200)
@@ -212,7 +213,7 @@ class _Handler(BaseHTTPRequestHandler):
         for key, value in step.headers.items():
             self.send_header(key, value)
         self.end_headers()
-        events = step.events if step.events is not None else _chunks(step, model, include_usage)
+        events = step.events if step.events is not None else stream_events(step, model, include_usage)
         for sent, event in enumerate(events):
             if step.break_after is not None and sent >= step.break_after:
                 self._drop()
@@ -259,7 +260,8 @@ def _finish_reason(step: Step) -> str:
     return "tool_calls" if step.tool_calls else "stop"
 
 
-def _completion(step: Step, model: str) -> dict[str, Any]:
+def completion_body(step: Step, model: str) -> dict[str, Any]:
+    """The chat.completion object a non-streaming request gets for step."""
     message: dict[str, Any] = {"role": "assistant", "content": step.text or None, "refusal": None}
     if step.tool_calls:
         message["tool_calls"] = [
@@ -279,7 +281,8 @@ def _completion(step: Step, model: str) -> dict[str, Any]:
     return payload
 
 
-def _chunks(step: Step, model: str, include_usage: bool) -> Iterator[dict[str, Any]]:
+def stream_events(step: Step, model: str, include_usage: bool) -> Iterator[dict[str, Any]]:
+    """The chat.completion.chunk events a streaming request gets for step, before `data: [DONE]`."""
     created = int(time.time())
 
     def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
@@ -363,7 +366,7 @@ class ScriptedServer:
         self.base_url = f"http://127.0.0.1:{port}/v1"
         self._httpd = httpd
         self._thread = threading.Thread(
-            target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="palace-fakeserver", daemon=True
+            target=httpd.serve_forever, kwargs={"poll_interval": POLL_SECONDS}, name="palace-fakeserver", daemon=True
         )
         self._thread.start()
         return self

@@ -1,0 +1,87 @@
+"""The extraction tests' shared set-up: a temp palace, an Extractor on the scripted server, journals, answers."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from palace.config import Settings
+from palace.memory.store import MemoryStore
+from palace.sessions.extract import Extractor
+from palace.sessions.journal import Journal
+from palace.sessions.lifecycle import archive_orphans
+from palace.testing.server import ScriptedServer, Step
+
+NO_RETRY = {"x-should-retry": "false"}  # the openai client must not retry the scripted 500s
+
+
+def answer(summary: str = "They talked about the ifai stack.", *items: tuple[str, str]) -> Step:
+    """The model's extraction answer: a summary and (path, content) items."""
+    body = {"summary": summary, "memories": [{"path": p, "content": c} for p, c in items]}
+    return Step(text=json.dumps(body, ensure_ascii=False), usage=(300, 40))
+
+
+class Gate:
+    """A scripted server's responder that holds its answer back until the test opens it (nothing sleeps)."""
+
+    def __init__(self, step: Step) -> None:
+        self.step = step
+        self.asked = threading.Event()  # a request is waiting at the gate
+        self.opened = threading.Event()
+
+    def __call__(self, body: dict[str, Any]) -> Step:
+        self.asked.set()
+        if not self.opened.wait(30):
+            return Step(status=500, text="the test never opened the gate", headers=NO_RETRY)
+        return self.step
+
+
+class Env:
+    """One temp palace with its store, and what its extractors warned and committed."""
+
+    def __init__(self, settings: Settings, server: ScriptedServer) -> None:
+        self.settings = settings
+        self.server = server
+        self.home = settings.home
+        self.store = MemoryStore(settings.home)
+        self.warnings: list[str] = []
+        self.commits: list[tuple[list[Path], str]] = []
+
+    def extractor(self, **kwargs: Any) -> Extractor:
+        kwargs.setdefault("retry_delay", 0.0)
+        return Extractor(
+            self.settings,
+            self.store,
+            commit=lambda paths, message: self.commits.append((paths, message)),
+            warn=self.warnings.append,
+            **kwargs,
+        )
+
+    def orphans(
+        self, commit: Callable[[list[Path], str], object] | None = None, warn: Callable[[str], None] | None = None
+    ) -> list[str]:
+        """archive_orphans as the App runs it: extraction warnings are in the notices, commit trouble warns."""
+        extractor = Extractor(self.settings, self.store, commit=commit, warn=lambda _: None)
+        extractor.commit_warn = warn
+        try:
+            return archive_orphans(extractor)
+        finally:
+            extractor.close()
+
+    def journal(self, wing: str | None = "ifai") -> Journal:
+        return Journal.start(self.home, model=self.settings.model, wing=wing)
+
+    def memories(self) -> str:
+        return self.store.read_bytes().decode()
+
+    def request_text(self, n: int = -1) -> str:
+        return "\n".join(str(m.get("content")) for m in self.server.requests[n]["messages"])
+
+
+def turn(journal: Journal, user: str, assistant: str) -> None:
+    """One exchange: the user's message and the reply."""
+    journal.add_message({"role": "user", "content": user})
+    journal.add_message({"role": "assistant", "content": assistant})
