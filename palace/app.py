@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -129,10 +129,10 @@ class App:
         finally:
             extractor.close()
 
-    def start_journal(self, wing: str | None) -> Journal:
+    def start_journal(self, wings: Sequence[str]) -> Journal:
         from palace.sessions.journal import Journal
 
-        return Journal.start(self.settings.home, model=self.settings.model, wing=wing, warn=self.warn)
+        return Journal.start(self.settings.home, model=self.settings.model, wings=wings, warn=self.warn)
 
     def resume_journal(self, session_id: str | None) -> Journal:
         from palace.sessions.lifecycle import resume
@@ -156,13 +156,14 @@ class App:
 
 
 def check_wing_setting(settings: Settings) -> None:
-    """A wing setting every memory path accepts (else each save under it would be refused): ConfigError."""
-    if not settings.wing:
-        return
-    problem = wing_problem(settings.wing)
-    if problem is not None:
-        source = settings.source("wing")
-        raise ConfigError(f"invalid settings: wing ({source}): {problem}; {wing_advice(settings.wing)}")
+    """Wing settings every memory path accepts (else each save under them would be refused): ConfigError."""
+    named = [("wing", settings.wing)] if settings.wing else []
+    named += [("wings", wing) for wing in settings.wings]
+    for field, wing in named:
+        problem = wing_problem(wing)
+        if problem is not None:
+            source = settings.source(field)
+            raise ConfigError(f"invalid settings: {field} ({source}): {problem}; {wing_advice(wing)}")
 
 
 def _git_top(cwd: str | None) -> Path | None:
@@ -177,14 +178,25 @@ def _git_top(cwd: str | None) -> Path | None:
     return Path(top.stdout.strip())
 
 
-def detect_wing(settings: Settings, cwd: Path | None = None) -> str | None:
-    """The current wing: --wing / config, else the name of the git repository we run in, else none."""
-    if settings.wing:
-        return settings.wing
+def detect_wings(settings: Settings, cwd: Path | None = None) -> list[str]:
+    """The active wings: --wing (repeatable) / PALACE_WING / config `wing` and `wings`, else the name of the
+    git repository we run in, else none."""
+    named: dict[str, str] = {}
+    for wing in [settings.wing, *settings.wings]:
+        if wing:
+            named.setdefault(wing.casefold(), wing)
+    if named:
+        return list(named.values())
     top = _git_top(str(cwd) if cwd is not None else None)
     if top is None or top.resolve() == settings.home.resolve():
-        return None  # no repository, or the palace's own history repository (not a project)
-    return top.name if is_valid_wing(top.name) else None
+        return []  # no repository, or the palace's own history repository (not a project)
+    return [top.name] if is_valid_wing(top.name) else []
+
+
+def detect_wing(settings: Settings, cwd: Path | None = None) -> str | None:
+    """The first active wing (see detect_wings), or None."""
+    wings = detect_wings(settings, cwd)
+    return wings[0] if wings else None
 
 
 def init_palace(home: Path, *, git: bool) -> list[str]:

@@ -25,6 +25,7 @@ _TOML_KEYS: dict[str, str] = {
     "base_url": "base_url",
     "api_key": "api_key",
     "wing": "wing",
+    "wings": "wings",
     "timeout": "timeout",
     "memory.budget_bytes": "memory_budget",
     "memory.entry_limit": "entry_limit",
@@ -60,6 +61,7 @@ class Settings:
     base_url: str | None = None
     api_key: str | None = None
     wing: str | None = None
+    wings: list[str] = field(default_factory=list)  # several active wings (a person and a project)
     timeout: float = 60.0
     memory_budget: int = 8192
     entry_limit: int = 200
@@ -133,6 +135,14 @@ def _flag(value: Any) -> Any:
     raise ValueError("must be true or false")
 
 
+def _names(value: Any) -> Any:
+    if isinstance(value, str):  # PALACE_WING=alice,ifai
+        value = [part.strip() for part in value.split(",") if part.strip()]
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise ValueError("must be a list of names")
+    return list(value)
+
+
 def _path(value: Any) -> Any:
     if not isinstance(value, str | Path):
         raise ValueError("must be a folder path")
@@ -145,6 +155,7 @@ _CHECKS: dict[str, Check] = {
     "base_url": _text(optional=True),
     "api_key": _text(optional=True),
     "wing": _text(optional=True),
+    "wings": _names,
     "timeout": _number(float, above=0),
     "memory_budget": _number(int, low=256),
     "entry_limit": _number(int, low=20, high=2000),
@@ -208,6 +219,8 @@ def load_settings(flags: Mapping[str, Any] | None = None, env: Mapping[str, str]
         sources[name] = "config.toml"
     for var, name in _ENV_KEYS.items():
         if env.get(var):
+            if var == "PALACE_WING" and "," in env[var]:
+                name = "wings"
             values[name] = env[var]
             sources[name] = var
     for name, value in flags.items():

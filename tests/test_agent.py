@@ -20,7 +20,7 @@ SAVE = "MemorySave"
 
 def _session(settings: Settings, wing: str | None = None) -> tuple[Conversation, MemoryStore]:
     store = MemoryStore(settings.home, entry_limit=settings.entry_limit)
-    return Conversation(settings, store, client=client_from_settings(settings), wing=wing), store
+    return Conversation(settings, store, client=client_from_settings(settings), wings=[wing] if wing else []), store
 
 
 def _collect() -> tuple[TurnEvents, dict[str, list[Any]]]:
@@ -218,7 +218,7 @@ def test_prompt_lists_only_current_wing_and_names_the_others(
     store.save("ifai/Decisions/db", "Uses PostgreSQL")
     store.save("website/Decisions/db", "Uses SQLite")
     store.save("Preferences/editor", "Uses neovim")
-    session = Conversation(settings, store, client=client_from_settings(settings), wing="ifai")
+    session = Conversation(settings, store, client=client_from_settings(settings), wings=["ifai"])
     assert "Uses PostgreSQL" in session.system and "Uses neovim" in session.system
     assert "Uses SQLite" not in session.system and "website" in session.system
 

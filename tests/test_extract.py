@@ -403,7 +403,7 @@ def test_build_messages_fences_data_longer_than_its_backticks() -> None:
     messages = build_messages(
         "{{halls}} {{wing_line}} {{limit}}",
         session_id="2026-11-30-a1b2c3d4",
-        wing=None,
+        wings=[],
         memories="```\ncode\n```",
         previous_summary=None,
         conversation=[{"role": "user", "content": "````` five"}],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -79,7 +79,7 @@ class Conversation:
         store: MemoryStore,
         *,
         client: ChatModel | None,
-        wing: str | None = None,
+        wings: Sequence[str] = (),
         journal: Journal | None = None,
         extractor: Extractor | None = None,
         recall: Callable[[MemoryRecall], str] | None = None,
@@ -87,7 +87,7 @@ class Conversation:
         self.settings = settings
         self.store = store
         self.client = client
-        self.wing = wing
+        self.wings = list(wings)
         self.journal = journal
         self.extractor = extractor
         self.messages: list[dict[str, Any]] = list(journal.messages) if journal else []
@@ -122,7 +122,7 @@ class Conversation:
         self._own.digest = self._prompt_digest
         self._own.known = {self._prompt_digest}
         self._own.merged = False
-        self.rendered = self.store.render(self.wing, self.settings.memory_budget)
+        self.rendered = self.store.render(self.wings, self.settings.memory_budget)
         if self.rendered.warning and (data.strip() or self.rendered.unreadable):
             notices.append(self.rendered.warning)
         if self.rendered.left_out and not self._budget_told:
@@ -131,7 +131,7 @@ class Conversation:
                 f"memory is over its {self.settings.memory_budget:,}-byte budget: {self.rendered.left_out} older "
                 "entries are left out of the prompt this session (MemoryRecall can still find them)"
             )
-        self.system = system_prompt(load_prompt("system.md", self.settings.home), self.rendered, self.wing)
+        self.system = system_prompt(load_prompt("system.md", self.settings.home), self.rendered, self.wings)
         return notices
 
     def _read_quietly(self) -> bytes:

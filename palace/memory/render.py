@@ -1,7 +1,8 @@
-"""Hot memory as it goes into the system prompt: verbatim, scoped to a wing, within a byte budget."""
+"""Hot memory as it goes into the system prompt: verbatim, scoped to the active wings, within a byte budget."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from palace.memory.document import Document, Kind
@@ -19,6 +20,8 @@ class Rendered:
     cut: bool = False
     warning: str | None = None
     unreadable: bool = False  # the file is there but cannot be read: always worth saying
+    cut_lines: int = 0  # lines of the user's own text that did not fit even with every entry left out
+    cut_from: int = 0  # the 1-based line of memories.md where what was cut begins
 
     @property
     def size(self) -> int:
@@ -34,16 +37,26 @@ def _note(left: int, budget: int) -> str:
     return f"({left} older entries left out to fit the {budget}-byte memory budget; MemoryRecall finds them.)"
 
 
-class _Layout:
-    """The lines of one wing's view of a document and their sizes, as the prompt joins them."""
+Wings = str | Sequence[str] | None  # the active wing(s): one name, several, or none
 
-    def __init__(self, doc: Document, wing: str | None) -> None:
-        key = wing_key(wing) if wing else None
+
+def wing_keys(wings: Wings) -> frozenset[str]:
+    """The comparison keys of the active wings."""
+    if wings is None:
+        return frozenset()
+    return frozenset(wing_key(w) for w in ([wings] if isinstance(wings, str) else wings) if w)
+
+
+class _Layout:
+    """The lines of the active wings' view of a document and their sizes, as the prompt joins them."""
+
+    def __init__(self, doc: Document, wings: Wings) -> None:
+        keys = wing_keys(wings)
         count = len(doc.lines)
         hidden = bytearray(count)
         others: dict[str, str] = {}
         for section in doc.sections:
-            if section.kind == Kind.WING and section.wing and wing_key(section.wing) != key:
+            if section.kind == Kind.WING and section.wing and wing_key(section.wing) not in keys:
                 others.setdefault(wing_key(section.wing), section.wing)
                 hidden[section.heading.line : section.end] = b"\x01" * (section.end - section.heading.line)
         self.lines = [line if line.isascii() else _display(line) for line in doc.lines]
@@ -77,28 +90,35 @@ class _Layout:
         self.tail.append(_note(left_out, budget))
         return left_out
 
-    def cut_to(self, budget: int) -> bool:
-        """Drop whole lines from the end until the text fits; whether any had to go."""
+    def cut_to(self, budget: int) -> tuple[int, int]:
+        """Drop whole lines from the end until the text fits: (how many went, the first one's index)."""
         total = self.total()
-        cut = False
+        cut, first = 0, 0
         while self.kept and total > budget:
-            total -= self.sizes[self.kept.pop()] + 1
-            cut = True
-        return cut
+            first = self.kept.pop()
+            total -= self.sizes[first] + 1
+            cut += 1
+        return cut, first
 
     def text(self) -> str:
         body = [self.lines[i] for i in self.kept]
         return "\n".join(body + ([""] if self.tail and body else []) + self.tail)
 
 
-def render_document(doc: Document, wing: str | None, budget: int) -> Rendered:
-    """The wing-less halls and the given wing verbatim; oldest entries left out whole when over budget."""
-    layout = _Layout(doc, wing)
-    left_out = 0
-    cut = False
+def render_document(doc: Document, wings: Wings, budget: int) -> Rendered:
+    """The wing-less halls and the active wings verbatim; oldest entries left out whole when over budget,
+    then, if the user's own text alone is still too long, its last lines (and Rendered says which)."""
+    layout = _Layout(doc, wings)
+    left_out = cut = first = 0
     if layout.total() > budget:
         left_out = layout.leave_out_oldest(budget)
-        cut = layout.cut_to(budget)
+        cut, first = layout.cut_to(budget)
     return Rendered(
-        layout.text(), total_entries=len(layout.entries), left_out=left_out, other_wings=layout.others, cut=cut
+        layout.text(),
+        total_entries=len(layout.entries),
+        left_out=left_out,
+        other_wings=layout.others,
+        cut=bool(cut),
+        cut_lines=cut,
+        cut_from=first + 1 if cut else 0,
     )

@@ -15,15 +15,15 @@ import os
 from pathlib import Path
 from typing import Any
 
-from palace.memory.render import Rendered
+from palace.memory.render import Rendered, Wings, wing_keys
 
-RENDER_VERSION = 1  # bump when render_document's output changes: older cached renders are ignored
+RENDER_VERSION = 2  # bump when render_document's output changes: older cached renders are ignored
 _KEEP = 8
 
 
-def cache_key(data: bytes, wing: str | None, budget: int) -> str:
+def cache_key(data: bytes, wings: Wings, budget: int) -> str:
     digest = hashlib.sha256(data).hexdigest()[:40]
-    return f"{RENDER_VERSION}:{digest}:{wing.casefold() if wing else ''}:{budget}"
+    return f"{RENDER_VERSION}:{digest}:{','.join(sorted(wing_keys(wings)))}:{budget}"
 
 
 class RenderCache:

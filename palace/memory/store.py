@@ -32,7 +32,7 @@ from palace.memory.files import (
 )
 from palace.memory.halls import MemoryPath, parse_path
 from palace.memory.ops import ChangeResult
-from palace.memory.render import Rendered, render_document
+from palace.memory.render import Rendered, Wings, render_document, wing_keys
 from palace.memory.render_cache import RenderCache, cache_key
 from palace.paths import PalacePaths
 
@@ -180,10 +180,11 @@ class MemoryStore:
         self._doc_cache = (sig, doc)
         return doc
 
-    def render(self, wing: str | None = None, budget_bytes: int = 8192) -> Rendered:
-        """Hot memory for the prompt; an unchanged file costs one stat."""
+    def render(self, wing: Wings = None, budget_bytes: int = 8192) -> Rendered:
+        """Hot memory for the prompt (the wing-less halls and the active wing or wings); an unchanged file
+        costs one stat in this process, and a read and a hash in a new one."""
         sig = _signature(self.file)
-        key = (sig, wing.casefold() if wing else None, budget_bytes)
+        key = (sig, wing_keys(wing), budget_bytes)
         cached = self._render_cache.get(key)
         if cached is not None and sig is not None:
             return cached

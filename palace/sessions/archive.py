@@ -70,7 +70,7 @@ def render_archive(journal: Journal, *, ended: datetime | None = None, summary: 
         f"- Started: {format_time(journal.started)}",
         f"- Ended: {format_time(ended)}",
         f"- Model: {journal.model}",
-        f"- Wing: {journal.wing or '(none)'}",
+        f"- Wing: {', '.join(journal.wings) or '(none)'}",
         f"- Turns: {journal.turns}",
         "",
         "## Summary",

@@ -150,7 +150,7 @@ def _transcript(journal: Journal) -> str:
         "",
         f"- Started: {format_time(journal.started)}",
         f"- Model: {journal.model}",
-        f"- Wing: {journal.wing or '(none)'}",
+        f"- Wing: {', '.join(journal.wings) or '(none)'}",
         f"- Turns: {journal.turns}",
         "",
         "## Transcript",

@@ -211,14 +211,14 @@ class Extractor:
         end = self._batch(messages, start)
         batch = messages[start:end]
         try:
-            memories = self.store.render(journal.wing, self.settings.memory_budget).text
+            memories = self.store.render(journal.wings, self.settings.memory_budget).text
             template = load_extract_prompt(self.settings.home)
         except (OSError, PalaceError) as exc:
             raise ExtractionFailed(f"cannot prepare the request: {exc}") from exc
         request = build_messages(
             template,
             session_id=journal.id,
-            wing=journal.wing,
+            wings=journal.wings,
             memories=memories,
             previous_summary=previous,
             conversation=batch,
@@ -235,7 +235,7 @@ class Extractor:
             raise ExtractionFailed(f"the model's answer was not usable JSON ({exc})") from exc
         if reply.usage is not None:
             journal.add_usage(reply.usage.input_tokens, reply.usage.output_tokens)
-        items, dropped = self._valid_items(raw_items, journal.wing)
+        items, dropped = self._valid_items(raw_items, journal.wings)
         results: list[ChangeResult] = []
         if items:
             try:
@@ -257,9 +257,10 @@ class Extractor:
         self._retry_at = 0.0
         return ExtractionOutcome(summary=journal.summary or "", results=results, dropped=dropped, upto=end)
 
-    def _valid_items(self, raw_items: list[Any], wing: str | None) -> tuple[list[tuple[str, str]], int]:
+    def _valid_items(self, raw_items: list[Any], wings: list[str]) -> tuple[list[tuple[str, str]], int]:
         """Items worth handing to save_many; the rest is counted as dropped (save_many drops more)."""
-        known_wings = {wing_key(wing)} if wing else set()
+        spelling = {wing_key(w): w for w in wings}  # the session's own spelling of its wings
+        known_wings = set(spelling)
         with contextlib.suppress(PalaceError):
             known_wings.update(wing_key(w) for w in self.store.document().wings())
         items: list[tuple[str, str]] = []
@@ -281,8 +282,8 @@ class Extractor:
             if parsed.wing is not None and wing_key(parsed.wing) not in known_wings:
                 dropped += 1  # a wing the model made up: not this session's, not in the file
                 continue
-            if parsed.wing is not None and wing and wing_key(parsed.wing) == wing_key(wing):
-                path = f"{wing}/{parsed.hall.value}/{parsed.room}"  # the session's own spelling of its wing
+            if parsed.wing is not None and wing_key(parsed.wing) in spelling:
+                path = f"{spelling[wing_key(parsed.wing)]}/{parsed.hall.value}/{parsed.room}"
             content = clean_content(content)
             key = (str(parse_path(path)).casefold(), normalise(content))
             if key in seen:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from palace.memory.halls import HALL_LIST
-from palace.model.prompts import fence, load_prompt
+from palace.model.prompts import fence, load_prompt, names
 from palace.sessions.journal import content_text
 
 PROMPT_NAME = "extract.md"
@@ -63,8 +64,15 @@ def message_chars(message: dict[str, Any]) -> int:
     return len(content_text(message.get("content")))
 
 
-def _wing_line(wing: str | None) -> str:
-    if wing:
+def _wing_line(wings: Sequence[str]) -> str:
+    if len(wings) > 1:
+        return (
+            f"- This session has the wings {names(wings)} active: a fact about one of them goes to "
+            "`wing/Hall/room` with that wing named explicitly; facts about the user that hold everywhere go to "
+            "`Hall/room` without a wing. Do not invent other wings."
+        )
+    if wings:
+        wing = wings[0]
         return (
             f"- This session is in the wing `{wing}`: facts about this project go to `{wing}/Hall/room` "
             f"(for example `{wing}/Project Knowledge/database`); facts about the user that hold everywhere "
@@ -80,7 +88,7 @@ def build_messages(
     template: str,
     *,
     session_id: str,
-    wing: str | None,
+    wings: Sequence[str],
     memories: str,
     previous_summary: str | None,
     conversation: list[dict[str, Any]],
@@ -90,7 +98,7 @@ def build_messages(
     """The extraction request: instructions as the system message, the data as one user message."""
     system = (
         template.replace("{{halls}}", HALL_LIST)
-        .replace("{{wing_line}}", _wing_line(wing))
+        .replace("{{wing_line}}", _wing_line(wings))
         .replace("{{limit}}", str(entry_limit))
     )
     rendered = "\n\n".join(part for part in (_render_message(m) for m in conversation) if part)

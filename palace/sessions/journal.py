@@ -17,7 +17,7 @@ import re
 import secrets
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
@@ -141,6 +141,7 @@ class Journal:
         self.started = started
         self.model = model
         self.wing = wing
+        self.wings: list[str] = [wing] if wing else []  # every active wing; `wing` is the first
         self.pid = pid  # the process that last started or resumed it (as recorded)
         self.host = host
         self.messages: list[dict[str, Any]] = []
@@ -159,7 +160,15 @@ class Journal:
 
     # ------------------------------------------------------------------ opening
     @classmethod
-    def start(cls, home: Path, *, model: str, wing: str | None, warn: Callable[[str], None] | None = None) -> Journal:
+    def start(
+        cls,
+        home: Path,
+        *,
+        model: str,
+        wing: str | None = None,
+        wings: Sequence[str] = (),
+        warn: Callable[[str], None] | None = None,
+    ) -> Journal:
         """A new session: a fresh id, its journal (0600) with the header line, owned by this process."""
         folder = _ensure_sessions(home)
         started = now()
@@ -177,15 +186,17 @@ class Journal:
             break
         else:  # pragma: no cover - 100 collisions of 32 random bits
             raise StoreError(f"cannot find a free session id in {folder}")
+        active = list(dict.fromkeys([w for w in (wing, *wings) if w]))  # in order, once each
         journal = cls(
             path,
             session_id=session_id,
             started=started,
             model=model,
-            wing=wing,
+            wing=active[0] if active else None,
             pid=os.getpid(),
             host=socket.gethostname(),
         )
+        journal.wings = active
         if not _lock_nb(fd):  # pragma: no cover - nobody else can know this new file yet
             os.close(fd)
             raise StoreError(f"cannot lock the new session journal {path}")
@@ -199,7 +210,8 @@ class Journal:
                 "id": session_id,
                 "started": _iso(started),
                 "model": model,
-                "wing": wing,
+                "wing": journal.wing,
+                "wings": journal.wings,
                 "pid": journal.pid,
                 "host": journal.host,
             }
@@ -283,6 +295,9 @@ class Journal:
             self.model = str(record.get("model") or self.model)
             wing = record.get("wing")
             self.wing = wing if isinstance(wing, str) and wing else None
+            wings = record.get("wings")
+            named = [w for w in wings if isinstance(w, str) and w] if isinstance(wings, list) else []
+            self.wings = named or ([self.wing] if self.wing else [])
             self._owner(record)
         elif kind == "message":
             message = record.get("message")

@@ -29,7 +29,11 @@ def _date(text: str) -> date:
 def _model_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", help="model name (env PALACE_MODEL)")
     parser.add_argument("--base-url", dest="base_url", help="OpenAI-compatible endpoint (env OPENAI_BASE_URL)")
-    parser.add_argument("--wing", help="the project or person whose memories to load (default: the git repo's name)")
+    parser.add_argument(
+        "--wing",
+        action="append",
+        help="a project or person whose memories to load; repeat for several (default: the git repo's name)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -58,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     memory = sub.add_parser("memory", help="read and change memories.md")
     msub = memory.add_subparsers(dest="action", metavar="ACTION", required=True)
     show = msub.add_parser("show", help="the memory as the model sees it")
-    show.add_argument("--wing", help="show this wing's memories with the shared halls")
+    show.add_argument("--wing", action="append", help="show this wing's memories with the shared halls (repeatable)")
     show.add_argument("--raw", action="store_true", help="print the file exactly as it is")
     msub.add_parser("path", help="print the path of memories.md")
     save = msub.add_parser("save", help="save an entry: palace memory save PATH CONTENT")
@@ -96,7 +100,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _flags(args: argparse.Namespace) -> dict[str, Any]:
-    return {key: getattr(args, key, None) for key in ("model", "base_url", "wing")}
+    flags = {key: getattr(args, key, None) for key in ("model", "base_url")}
+    wings = getattr(args, "wing", None)
+    if wings:  # flags replace the wings of config.toml and the environment
+        flags.update(wing=wings[0], wings=wings[1:])
+    return flags
 
 
 def _not_utf8(words: Sequence[str]) -> str | None:
@@ -151,17 +159,17 @@ def _app(settings: Settings, console: Console) -> App:
 
 
 def _chat(args: argparse.Namespace, settings: Settings, console: Console) -> int:
-    from palace.app import detect_wing
+    from palace.app import detect_wings
     from palace.ui.repl import Repl
 
-    return Repl(_app(settings, console), console, wing=detect_wing(settings), resume=args.resume).run()
+    return Repl(_app(settings, console), console, wings=detect_wings(settings), resume=args.resume).run()
 
 
 def _ask(args: argparse.Namespace, settings: Settings, console: Console) -> int:
-    from palace.app import detect_wing
+    from palace.app import detect_wings
     from palace.ui.repl import Repl
 
-    repl = Repl(_app(settings, console), console, wing=detect_wing(settings), interactive=False)
+    repl = Repl(_app(settings, console), console, wings=detect_wings(settings), interactive=False)
     repl.run([args.message])
     return 1 if repl.failed_turns else 0
 
@@ -178,7 +186,9 @@ def _memory(args: argparse.Namespace, settings: Settings, console: Console) -> i
             sys.stdout.flush()
             return 0
         store.document()  # an unreadable file is an error here, not an empty memory
-        rendered = store.render(args.wing or settings.wing, settings.memory_budget)
+        from palace.app import detect_wings
+
+        rendered = store.render(detect_wings(settings), settings.memory_budget)
         if rendered.warning:
             console.warn(rendered.warning)
         console.print(rendered.text)

@@ -63,8 +63,8 @@ def _help(repl: Repl, arg: str) -> bool:
 
 
 def _memory(repl: Repl, arg: str) -> bool:
-    wing = arg.strip() or repl.session.wing
-    rendered = repl.store.render(wing, repl.settings.memory_budget)
+    wings = arg.split() or repl.session.wings
+    rendered = repl.store.render(wings, repl.settings.memory_budget)
     repl.console.print(rendered.text or "(no memories yet)")
     budget = repl.settings.memory_budget
     repl.console.info(

@@ -6,7 +6,7 @@ import contextlib
 import signal
 import sys
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import date
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -37,7 +37,7 @@ class Repl:
         app: App,
         console: Console,
         *,
-        wing: str | None = None,
+        wings: Sequence[str] = (),
         resume: str | bool = False,
         interactive: bool | None = None,
         pt_input: Input | None = None,
@@ -47,7 +47,7 @@ class Repl:
         self.settings = app.settings
         self.store = app.store
         self.console = console
-        self.wing = wing
+        self.wings = list(wings)
         self.interactive = sys.stdin.isatty() and console.out.isatty() if interactive is None else interactive
         self.pt_input = pt_input
         self.pt_output = pt_output
@@ -77,14 +77,14 @@ class Repl:
         if resume is not False:
             journal = self.app.resume_journal(None if resume is True else str(resume))
             self.console.info(f"Resumed session {journal.id} ({journal.turns} turns).")
-            self.wing = self.wing or journal.wing
+            self.wings = self.wings or journal.wings
         else:
-            journal = self.app.start_journal(self.wing)
+            journal = self.app.start_journal(self.wings)
         session = Conversation(
             self.settings,
             self.store,
             client=self.app.client,
-            wing=self.wing,
+            wings=self.wings,
             journal=journal,
             extractor=self.extractor if self.settings.extraction else None,
             recall=self._recall_tool,
@@ -276,9 +276,9 @@ class Repl:
                 break
 
     def _toolbar(self) -> str:
-        rendered = self.store.render(self.session.wing, self.settings.memory_budget)  # a stat when unchanged
+        rendered = self.store.render(self.session.wings, self.settings.memory_budget)  # a stat when unchanged
         inp, out = self.session.usage
-        wing = self.session.wing or "—"
+        wing = ", ".join(self.session.wings) or "—"
         return (
             f" {self.settings.model} · wing {wing} · memory {rendered.size:,}/{self.settings.memory_budget:,} B"
             f" · tokens {inp + out:,} "
