@@ -59,6 +59,17 @@ class App:
             self._client = client_from_settings(self.settings)
         return self._client
 
+    def endpoint_host(self) -> str | None:
+        """The host the memory block and the conversation go to (None when no endpoint is configured)."""
+        from urllib.parse import urlsplit
+
+        if self.settings.base_url is None and self.settings.api_key is None and not self._injected:
+            return None
+        url = self.settings.base_url or "https://api.openai.com/v1"
+        if self._injected:
+            url = self.client.url
+        return urlsplit(url).hostname or url
+
     def extractor(
         self, *, warn: Warn | None = None, on_extracted: Callable[[ExtractionOutcome], None] | None = None
     ) -> Extractor:

@@ -27,6 +27,7 @@ _TOML_KEYS: dict[str, str] = {
     "wing": "wing",
     "wings": "wings",
     "timeout": "timeout",
+    "memory.enabled": "memory_enabled",
     "memory.budget_bytes": "memory_budget",
     "memory.entry_limit": "entry_limit",
     "memory.soft_limit": "soft_limit",
@@ -43,6 +44,7 @@ _ENV_KEYS: dict[str, str] = {
     "OPENAI_BASE_URL": "base_url",
     "OPENAI_API_KEY": "api_key",
     "PALACE_WING": "wing",
+    "PALACE_MEMORY": "memory_enabled",
 }
 
 
@@ -63,6 +65,7 @@ class Settings:
     wing: str | None = None
     wings: list[str] = field(default_factory=list)  # several active wings (a person and a project)
     timeout: float = 60.0
+    memory_enabled: bool = True  # off: no memory block, no memory tools, no extraction
     memory_budget: int = 8192
     entry_limit: int = 200
     soft_limit: int = 100
@@ -85,6 +88,11 @@ class Settings:
     @property
     def sessions_dir(self) -> Path:
         return self.paths.sessions
+
+    @property
+    def extracting(self) -> bool:
+        """Extraction runs: it is on, and so is memory (the master switch turns both off)."""
+        return self.extraction and self.memory_enabled
 
     def source(self, name: str) -> str:
         """Where a setting's value came from: flag, environment variable, config.toml or default."""
@@ -157,6 +165,7 @@ _CHECKS: dict[str, Check] = {
     "wing": _text(optional=True),
     "wings": _names,
     "timeout": _number(float, above=0),
+    "memory_enabled": _flag,
     "memory_budget": _number(int, low=256),
     "entry_limit": _number(int, low=20, high=2000),
     "soft_limit": _number(int, low=1),

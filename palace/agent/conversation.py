@@ -98,11 +98,11 @@ class Conversation:
             self.usage = [journal.usage[0], journal.usage[1]]
         self._own = _OwnWrites()
         store.hooks.append(self._own)
-        self._budget_told = False
+        self._budget_told: set[str] = set()  # what the budget notices already said this session
         self.rendered: Rendered = Rendered("")
         self.system = ""
         self._prompt_digest = ""
-        self.rebuild_prompt()
+        self.notices: list[str] = self.rebuild_prompt()  # for the user at the start (the REPL shows them)
 
     @property
     def tools(self) -> ToolBox:
@@ -122,16 +122,36 @@ class Conversation:
         self._own.digest = self._prompt_digest
         self._own.known = {self._prompt_digest}
         self._own.merged = False
+        template = load_prompt("system.md", self.settings.home)
+        if not self.settings.memory_enabled:
+            self.rendered = Rendered("")
+            self.system = system_prompt(template, None, self.wings)
+            return notices
         self.rendered = self.store.render(self.wings, self.settings.memory_budget)
         if self.rendered.warning and (data.strip() or self.rendered.unreadable):
             notices.append(self.rendered.warning)
-        if self.rendered.left_out and not self._budget_told:
-            self._budget_told = True
+        notices += self._budget_notices()
+        section = load_prompt("system-memory.md", self.settings.home)
+        self.system = system_prompt(template, self.rendered, self.wings, memory_section=section)
+        return notices
+
+    def _budget_notices(self) -> list[str]:
+        """What the budget left out of the prompt, said once per session."""
+        budget, rendered = self.settings.memory_budget, self.rendered
+        notices: list[str] = []
+        if rendered.left_out and "entries" not in self._budget_told:
+            self._budget_told.add("entries")
             notices.append(
-                f"memory is over its {self.settings.memory_budget:,}-byte budget: {self.rendered.left_out} older "
-                "entries are left out of the prompt this session (MemoryRecall can still find them)"
+                f"memory is over its {budget:,}-byte budget: {rendered.left_out} older entries are left out of "
+                "the prompt this session (MemoryRecall can still find them)"
             )
-        self.system = system_prompt(load_prompt("system.md", self.settings.home), self.rendered, self.wings)
+        if rendered.cut_lines and "text" not in self._budget_told:
+            self._budget_told.add("text")
+            notices.append(
+                f"your own text in memories.md does not fit the {budget:,}-byte memory budget even with every "
+                f"entry left out: its last {rendered.cut_lines} line(s), from line {rendered.cut_from}, are not in "
+                "the prompt this session; shorten it or raise memory.budget_bytes in config.toml"
+            )
         return notices
 
     def _read_quietly(self) -> bytes:
@@ -183,7 +203,7 @@ class Conversation:
             try:
                 reply = self.client.stream_chat(
                     [{"role": "system", "content": self.system}, *self.messages],
-                    self.tools.schemas(),
+                    self.tools.schemas() if self.settings.memory_enabled else None,
                     on_text=on_text,
                     on_notice=on_notice,
                 )

@@ -118,12 +118,36 @@ def _text_problems(doc: Document) -> _Found:
         yield start, "warning", "list with an unusual layout is kept as plain text, not read as entries"
 
 
+def _budget_problems(doc: Document, budget: int) -> _Found:
+    """The user's own text that cannot reach the prompt: too long for the budget even with no entries."""
+    from palace.memory.render import render_document
+
+    for wing in [None, *doc.wings()]:
+        rendered = render_document(doc, wing, budget)
+        if rendered.cut_lines:
+            view = f"with the wing {wing}" if wing else "outside any wing"
+            yield (
+                rendered.cut_from - 1,
+                "warning",
+                f"the text {view} does not fit the {budget:,}-byte memory budget even with every entry left out: "
+                f"{rendered.cut_lines} line(s) from here never reach the prompt (shorten it or raise "
+                "memory.budget_bytes)",
+            )
+            return
+
+
 def lint_document(
-    doc: Document, *, entry_limit: int = 200, soft_limit: int = 100, name: str = "memories.md"
+    doc: Document, *, entry_limit: int = 200, soft_limit: int = 100, name: str = "memories.md", budget: int = 8192
 ) -> LintReport:
     """Every problem in doc, in line order."""
     report = LintReport(entries=sum(1 for e in doc.entries if e.path is not None))
-    checks = (_heading_problems(doc), _room_problems(doc), _entry_problems(doc, entry_limit), _text_problems(doc))
+    checks = (
+        _heading_problems(doc),
+        _room_problems(doc),
+        _entry_problems(doc, entry_limit),
+        _text_problems(doc),
+        _budget_problems(doc, budget),
+    )
     for found in checks:
         report.problems.extend(Problem(line + 1, severity, message, name) for line, severity, message in found)
     if report.entries > soft_limit:
@@ -136,9 +160,10 @@ def lint_document(
     return report
 
 
-def lint_file(path: Path, *, entry_limit: int = 200, soft_limit: int = 100) -> LintReport:
+def lint_file(path: Path, *, entry_limit: int = 200, soft_limit: int = 100, budget: int = 8192) -> LintReport:
     """Lint a memories file on disk; StoreError when it cannot be read."""
     data = read_regular(path)
     if data is None:
         raise StoreError(f"cannot read {path}: No such file or directory")
-    return lint_document(Document.parse(data), entry_limit=entry_limit, soft_limit=soft_limit, name=str(path))
+    doc = Document.parse(data)
+    return lint_document(doc, entry_limit=entry_limit, soft_limit=soft_limit, name=str(path), budget=budget)

@@ -53,11 +53,35 @@ def wing_line(wings: Sequence[str]) -> str:
     )
 
 
-def system_prompt(template: str, rendered: Rendered, wings: Sequence[str], today: date | None = None) -> str:
-    """Fill the template with today's date, the hall list, the active wings and the memory block."""
-    return (
-        template.replace("{{today}}", (today or date.today()).isoformat())
-        .replace("{{halls}}", HALL_LIST)
-        .replace("{{wing_line}}", wing_line(wings))
-        .replace("{{memory}}", memory_block(rendered))
-    )
+MEMORY_OFF = (
+    "Long-term memory is off in this session: you have no memory tools, and nothing from earlier sessions "
+    "is shown to you."
+)
+
+
+def system_prompt(
+    template: str,
+    rendered: Rendered | None,
+    wings: Sequence[str],
+    today: date | None = None,
+    *,
+    memory_section: str = "",
+) -> str:
+    """Fill the template with today's date and the memory section (the hall list, the active wings and the
+    memory block); `rendered` None means memory is off: no memory block at all."""
+    if rendered is None:
+        section = MEMORY_OFF
+    else:
+        section = (
+            memory_section.replace("{{halls}}", HALL_LIST)
+            .replace("{{wing_line}}", wing_line(wings))
+            .replace("{{memory}}", memory_block(rendered))
+        ).rstrip()
+    text = template.replace("{{today}}", (today or date.today()).isoformat()).replace("{{memory_section}}", section)
+    if rendered is not None:  # a template from before the memory section had its own place for these
+        text = (
+            text.replace("{{halls}}", HALL_LIST)
+            .replace("{{wing_line}}", wing_line(wings))
+            .replace("{{memory}}", memory_block(rendered))
+        )
+    return text

@@ -125,7 +125,7 @@ class Extractor:
     # ------------------------------------------------------------------ background
     def maybe_start(self, journal: Journal) -> bool:
         """After a completed turn: start a background extraction when enough is pending. Never waits."""
-        if not self.settings.extraction:
+        if not self.settings.extracting:
             return False
         with self._state_lock:
             if self.in_flight or time.monotonic() < self._retry_at:

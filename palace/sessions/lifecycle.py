@@ -45,7 +45,7 @@ def finish(extractor: Extractor, journal: Journal) -> Path | None:
 def _final_extraction(extractor: Extractor, journal: Journal) -> str | None:
     """Extract what is pending (in up to MAX_FINAL_ROUNDS calls); a note for the archive when it failed."""
     settings = extractor.settings
-    if not settings.extraction:
+    if not settings.extracting:
         return None
     minimum = max(1, settings.extract_min)
     for _ in range(MAX_FINAL_ROUNDS):
@@ -71,7 +71,10 @@ def commit_archive(extractor: Extractor, journal: Journal) -> None:
 
 
 def _fallback_summary(extractor: Extractor, journal: Journal) -> str:
-    reason = "extraction is off" if not extractor.settings.extraction else "a short session"
+    if not extractor.settings.memory_enabled:
+        reason = "memory is off"
+    else:
+        reason = "extraction is off" if not extractor.settings.extraction else "a short session"
     first = next((content_text(m.get("content")) for m in journal.messages if m.get("role") == "user"), "")
     first = " ".join(redact(first).split())
     if not first:
@@ -115,7 +118,7 @@ def _archive_one(extractor: Extractor, journal: Journal, failure: str | None) ->
         return f"Removed the empty journal of the unfinished session {journal.id}", None
     before = len(journal.memory_events)
     error: str | None = None
-    if failure is not None and extractor.settings.extraction and extractor.pending_chars(journal):
+    if failure is not None and extractor.settings.extracting and extractor.pending_chars(journal):
         note = None if journal.summary else f"(no summary: extraction failed: {failure})"
         write_archive(journal, ended=journal.last_activity, summary=note)
         commit_archive(extractor, journal)

@@ -34,6 +34,13 @@ def _model_flags(parser: argparse.ArgumentParser) -> None:
         action="append",
         help="a project or person whose memories to load; repeat for several (default: the git repo's name)",
     )
+    parser.add_argument(
+        "--no-memory",
+        dest="memory_enabled",
+        action="store_false",
+        default=None,
+        help="no memory this session: no memory block, no memory tools, no extraction (env PALACE_MEMORY=off)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -100,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _flags(args: argparse.Namespace) -> dict[str, Any]:
-    flags = {key: getattr(args, key, None) for key in ("model", "base_url")}
+    flags = {key: getattr(args, key, None) for key in ("model", "base_url", "memory_enabled")}
     wings = getattr(args, "wing", None)
     if wings:  # flags replace the wings of config.toml and the environment
         flags.update(wing=wings[0], wings=wings[1:])
@@ -230,7 +237,9 @@ def _lint(file: str | None, settings: Settings, console: Console) -> int:
     from palace.memory.lint import lint_file
 
     path = Path(file) if file else settings.memories_file
-    report = lint_file(path, entry_limit=settings.entry_limit, soft_limit=settings.soft_limit)
+    report = lint_file(
+        path, entry_limit=settings.entry_limit, soft_limit=settings.soft_limit, budget=settings.memory_budget
+    )
     for problem in report.problems:
         stream = console.err if problem.severity == "error" else console.out
         stream.write(f"{problem}\n")

@@ -85,7 +85,10 @@ def _edit(repl: Repl, arg: str) -> bool:
     repl.commit_hand_edit()
     if code != 0:
         repl.console.warn(f"the editor exited with status {code}")
-    report = lint_file(repl.store.file, entry_limit=repl.settings.entry_limit, soft_limit=repl.settings.soft_limit)
+    settings = repl.settings
+    report = lint_file(
+        repl.store.file, entry_limit=settings.entry_limit, soft_limit=settings.soft_limit, budget=settings.memory_budget
+    )
     for problem in report.problems:
         repl.console.print(str(problem), "red" if problem.severity == "error" else "yellow")
     repl.console.info(report.summary)

@@ -104,7 +104,9 @@ def _memories(settings: Settings, console: Console) -> int:
     if st.st_nlink > 1:
         console.print(f"  memories.md has {st.st_nlink} hard links: palace rewrites it in place so all see changes")
     try:
-        report = lint_file(file, entry_limit=settings.entry_limit, soft_limit=settings.soft_limit)
+        report = lint_file(
+            file, entry_limit=settings.entry_limit, soft_limit=settings.soft_limit, budget=settings.memory_budget
+        )
     except PalaceError as exc:
         console.print(f"  ✗ {exc}", "red")
         return 1

@@ -59,11 +59,26 @@ class Repl:
         self.failed_turns = 0
         self.spinner = Spinner(console, self.interactive and console.color)
         self._archive_orphans()
+        self._privacy_notice()
         self.session = self._open_session(resume)
         if self.interactive:
             app.warm_up()
 
     # ------------------------------------------------------------------ sessions
+    def _privacy_notice(self) -> None:
+        """Once per palace: what goes to the model provider."""
+        mark = self.settings.paths.index / "privacy-notice-shown"
+        if not self.interactive or mark.exists() or self.app.endpoint_host() is None:
+            return  # (a script reading palace's output does not want it; the first chat on a terminal does)
+        what = "your memory block and each conversation" if self.settings.memory_enabled else "each conversation"
+        self.console.info(
+            f"palace sends {what} to {self.app.endpoint_host()} (your model provider); nothing else leaves this "
+            "machine. `palace doctor` shows the endpoint; `--no-memory` keeps the memory out. (Shown once.)"
+        )
+        with contextlib.suppress(OSError):
+            mark.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            mark.touch(mode=0o600)
+
     def _archive_orphans(self) -> None:
         try:
             self.store.clean_stale()
@@ -86,10 +101,10 @@ class Repl:
             client=self.app.client,
             wings=self.wings,
             journal=journal,
-            extractor=self.extractor if self.settings.extraction else None,
+            extractor=self.extractor if self.settings.extracting else None,
             recall=self._recall_tool,
         )
-        for notice in session.rebuild_prompt():
+        for notice in session.notices:
             self.console.warn(notice)
         return session
 
@@ -279,7 +294,9 @@ class Repl:
         rendered = self.store.render(self.session.wings, self.settings.memory_budget)  # a stat when unchanged
         inp, out = self.session.usage
         wing = ", ".join(self.session.wings) or "—"
-        return (
-            f" {self.settings.model} · wing {wing} · memory {rendered.size:,}/{self.settings.memory_budget:,} B"
-            f" · tokens {inp + out:,} "
+        memory = (
+            f"memory {rendered.size:,}/{self.settings.memory_budget:,} B"
+            if self.settings.memory_enabled
+            else "memory off"
         )
+        return f" {self.settings.model} · wing {wing} · {memory} · tokens {inp + out:,} "
