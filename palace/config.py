@@ -36,6 +36,7 @@ _TOML_KEYS: dict[str, str] = {
     "extraction.model": "extract_model",
     "extraction.trigger_chars": "extract_trigger",
     "extraction.min_chars": "extract_min",
+    "extraction.auto_save": "auto_save",
     "git.autocommit": "git_autocommit",
 }
 
@@ -74,6 +75,7 @@ class Settings:
     extract_model: str | None = None
     extract_trigger: int = 4000
     extract_min: int = 200
+    auto_save: str = "high"  # what extraction saves without review: high (confidence) | all | none
     git_autocommit: bool = True
     sources: dict[str, str] = field(default_factory=dict, repr=False)
 
@@ -151,6 +153,15 @@ def _names(value: Any) -> Any:
     return list(value)
 
 
+def _choice(*allowed: str) -> Check:
+    def check(value: Any) -> Any:
+        if not isinstance(value, str) or value.strip().lower() not in allowed:
+            raise ValueError(f"must be one of {', '.join(allowed)}")
+        return value.strip().lower()
+
+    return check
+
+
 def _path(value: Any) -> Any:
     if not isinstance(value, str | Path):
         raise ValueError("must be a folder path")
@@ -174,6 +185,7 @@ _CHECKS: dict[str, Check] = {
     "extract_model": _text(optional=True),
     "extract_trigger": _number(int, low=100),
     "extract_min": _number(int, low=0),
+    "auto_save": _choice("high", "all", "none"),
     "git_autocommit": _flag,
 }
 assert set(_CHECKS) == {f.name for f in dataclasses.fields(Settings)} - {"sources"}

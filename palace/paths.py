@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MEMORIES = "memories.md"
+REVIEW = "review.md"  # proposals from extraction waiting for the user (palace memory review)
+SUPERSEDED = "superseded.md"  # entries palace removed or replaced, kept with why
 SESSIONS = "sessions"
 INDEX = ".index"
 CONFIG = "config.toml"
@@ -23,6 +25,14 @@ class PalacePaths:
     @property
     def memories(self) -> Path:
         return self.home / MEMORIES
+
+    @property
+    def review(self) -> Path:
+        return self.home / REVIEW
+
+    @property
+    def superseded(self) -> Path:
+        return self.home / SUPERSEDED
 
     @property
     def sessions(self) -> Path:

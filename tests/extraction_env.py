@@ -18,9 +18,12 @@ from palace.testing.server import ScriptedServer, Step
 NO_RETRY = {"x-should-retry": "false"}  # the openai client must not retry the scripted 500s
 
 
-def answer(summary: str = "They talked about the ifai stack.", *items: tuple[str, str]) -> Step:
-    """The model's extraction answer: a summary and (path, content) items."""
-    body = {"summary": summary, "memories": [{"path": p, "content": c} for p, c in items]}
+def answer(
+    summary: str = "They talked about the ifai stack.", *items: tuple[str, str], confidence: str = "high"
+) -> Step:
+    """The model's extraction answer: a summary and (path, content) items, all rated `confidence`."""
+    memories = [{"path": p, "content": c, "confidence": confidence} for p, c in items]
+    body = {"summary": summary, "memories": memories}
     return Step(text=json.dumps(body, ensure_ascii=False), usage=(300, 40))
 
 

@@ -212,6 +212,9 @@ def test_invalid_items_are_dropped_and_counted(env: Env) -> None:
         {"path": "Preferences/x"},
         {"path": 3, "content": "number path"},
     ]
+    for item in items:  # sure of each: they are saved, or dropped as invalid (never proposed for review)
+        if isinstance(item, dict):
+            item["confidence"] = "high"
     env.server.add(Step(text=json.dumps({"summary": f"Tabs; key {SECRET}.", "memories": items})))
     outcome = env.extractor().extract(journal)
     assert outcome is not None
@@ -237,7 +240,10 @@ def test_at_most_max_items_are_taken_from_one_answer(env: Env) -> None:
     journal = env.journal()
     turn(journal, "Many facts about ifai. " * 20, "ok")
     items: list[Any] = [{"path": "Nowhere", "content": "invalid, dropped first"}]
-    items += [{"path": f"ifai/Project Knowledge/fact-{n:02d}", "content": f"ifai fact number {n}"} for n in range(32)]
+    items += [
+        {"path": f"ifai/Project Knowledge/fact-{n:02d}", "content": f"ifai fact number {n}", "confidence": "high"}
+        for n in range(32)
+    ]
     env.server.add(Step(text=json.dumps({"summary": "Facts.", "memories": items})))
     outcome = env.extractor().extract(journal)
     assert outcome is not None
@@ -252,8 +258,8 @@ def test_the_same_item_twice_in_one_answer_is_saved_once(env: Env) -> None:
     journal = env.journal()
     turn(journal, "The other project moved to DuckDB. " * 20, "ok")
     items = [
-        {"path": "Other-Project/Decisions/db", "content": "Other-Project moved to DuckDB"},
-        {"path": "other-project/decisions/DB", "content": "other-project moved to duckdb."},
+        {"path": "Other-Project/Decisions/db", "content": "Other-Project moved to DuckDB", "confidence": "high"},
+        {"path": "other-project/decisions/DB", "content": "other-project moved to duckdb.", "confidence": "high"},
     ]
     env.server.add(Step(text=json.dumps({"summary": "DuckDB.", "memories": items})))
     outcome = env.extractor().extract(journal)
@@ -378,7 +384,7 @@ def test_fenced_answer_end_to_end(env: Env) -> None:
     env.server.add(
         Step(
             text='```json\n{"summary": "讨论数据库。", "memories": '
-            '[{"path": "Preferences/数据库", "content": "用户偏好 PostgreSQL"}]}\n```'
+            '[{"path": "Preferences/数据库", "content": "用户偏好 PostgreSQL", "confidence": "high"}]}\n```'
         )
     )
     outcome = env.extractor().extract(journal)

@@ -141,7 +141,8 @@ def test_orphans_archived_at_start_but_never_a_live_session(env: Env) -> None:
         notices = env.orphans(commit=lambda p, m: env.commits.append((p, m)), warn=env.warnings.append)
         assert sorted(notices) == sorted(
             [
-                f"Archived the unfinished session {crashed.id} (1 turn, 1 memory extracted)",
+                f"Archived the unfinished session {crashed.id} (1 turn, 1 memory extracted: ifai/Project "
+                "Knowledge/migrations: Migrations live in ifai/db/migrations (saved))",
                 f"Removed the empty journal of the unfinished session {empty.id}",
             ]
         )

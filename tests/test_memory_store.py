@@ -234,7 +234,7 @@ def test_no_temp_files_are_left_behind(store: MemoryStore, home: Path) -> None:
     store.forget("Preferences/editors", "Editor number 3")
     with pytest.raises(ContentError):
         store.save("Preferences/editors", "")
-    assert sorted(os.listdir(home)) == [".lock", "memories.md"]
+    assert sorted(os.listdir(home)) == [".lock", "memories.md", "superseded.md"]  # the forgotten entry is kept there
 
 
 def test_write_failure_is_a_store_error_and_keeps_the_file(store: MemoryStore, home: Path) -> None:

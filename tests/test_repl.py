@@ -226,7 +226,7 @@ def test_slash_commands_explain_mistakes(settings_for: Callable[..., Settings]) 
     )
     text = out.getvalue()
     assert "unknown command /frobnicate" in text
-    assert "/re is ambiguous: /remember, /recall" in text
+    assert "/re is ambiguous: /remember, /review, /recall" in text
     assert 'did you mean "Preferences"' in text
     assert "usage: /remember PATH CONTENT" in text
     assert "nothing to forget" in text
@@ -337,7 +337,10 @@ def test_a_git_palace_records_each_change_and_the_archive(
     )
     fake_server.responder = lambda body: Step(
         text=json.dumps(
-            {"summary": "Shell talk.", "memories": [{"path": "Preferences/editor", "content": "Uses helix"}]}
+            {
+                "summary": "Shell talk.",
+                "memories": [{"path": "Preferences/editor", "content": "Uses helix", "confidence": "high"}],
+            }
         )
     )
     (palace_home / "config.toml").write_text("[extraction]\nmin_chars = 1\n")

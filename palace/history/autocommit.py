@@ -24,6 +24,7 @@ from palace.history.git import (
     relative_to_home,
 )
 from palace.history.undo import UNDO_PREFIX, UndoStack
+from palace.paths import PalacePaths
 
 
 def stderr_warning(message: str) -> None:
@@ -101,12 +102,18 @@ class GitHistory:
         if self._wants_git():
             try:
                 self._check_top()
-                commit_files(self.home, [relative_to_home(self.home, file)], self._late.message(None, message))
+                paths = [relative_to_home(self.home, file), *self._companions()]
+                commit_files(self.home, paths, self._late.message(None, message))
                 self._late.clear()
             except GitTrouble as exc:
                 self._late.add(message, hashlib.sha256(after).hexdigest())
                 self._trouble("the change is saved, not committed", exc)
         self._warned = False
+
+    def _companions(self) -> list[str]:
+        """palace's side files (superseded.md, review.md) that a memory change may have written too."""
+        named = PalacePaths(self.home)
+        return [f.name for f in (named.superseded, named.review) if f.exists()]
 
     def commit_paths(self, paths: Sequence[Path], message: str) -> bool:
         """Commit these files (e.g. a session archive). False when not committed; one warning on trouble."""

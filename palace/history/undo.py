@@ -32,7 +32,7 @@ from palace.paths import MEMORIES, PalacePaths
 UNDO_PREFIX = "memory: undo "
 UNDO_DEPTH = 10  # undo records kept (newest last)
 _COMPACT_AT = 4 * UNDO_DEPTH  # log lines before the log is rewritten with only what is still undoable
-_MAX_CHUNK = 1 << 20  # a change that replaced more than this many bytes is not kept for undo
+_MAX_CHUNK = 1 << 24  # a change that replaced more than this (16 MB) is not kept for undo: git still has it
 
 
 def digest(data: bytes) -> str:

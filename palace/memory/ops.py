@@ -29,6 +29,7 @@ class ChangeResult:
     similar: list[str] = field(default_factory=list)
     replaced: str | None = None
     by: str = "user"
+    old_date: str | None = None  # the date of the entry a forget or a replace removed
 
     @property
     def changed(self) -> bool:
@@ -240,7 +241,7 @@ def save(
         return _refresh(doc, entry, day), ChangeResult("refreshed", path, entry.content, where=where, by=by)
     # Only the room's own entries: `replaces` works within a room, so that is where a near-duplicate is actionable.
     similar = similar_entries(doc.room_entries(path), text)
-    return _insert(doc, path, text, day), ChangeResult("saved", path, text, similar=similar, by=by)
+    return insert(doc, path, text, day), ChangeResult("saved", path, text, similar=similar, by=by)
 
 
 def _replace(
@@ -256,7 +257,7 @@ def _replace(
             new = _checked(doc, entry.start, entry.end, [line], [], [_path_entry_sig(path, text)])
             if new is None:
                 raise _blocked(doc, entry.start, path)
-            return new, ChangeResult("replaced", path, text, replaced=entry.content, by=by)
+            return new, ChangeResult("replaced", path, text, replaced=entry.content, by=by, old_date=entry.date)
     raise EntryNotFoundError(_missing(path, replaces, room, "replace"))
 
 
@@ -280,7 +281,7 @@ def forget(doc: Document, path: MemoryPath, content: str, *, by: str = "user") -
             for start in starts:
                 data = _checked(doc, start, entry.end, [], [], [])
                 if data is not None:
-                    return data, ChangeResult("forgotten", path, entry.content, by=by)
+                    return data, ChangeResult("forgotten", path, entry.content, by=by, old_date=entry.date)
             raise _blocked(doc, entry.start, path)
     raise EntryNotFoundError(_missing(path, content, room, "forget"))
 
@@ -302,7 +303,7 @@ def _missing(path: MemoryPath, content: str, room: list[Entry], verb: str) -> st
     return f'nothing to {verb}: no entry "{content.strip()}" in {path} (nothing written). Its entries: {listing}{more}'
 
 
-def _insert(doc: Document, path: MemoryPath, text: str, day: str) -> bytes:
+def insert(doc: Document, path: MemoryPath, text: str, day: str) -> bytes:
     """Bytes with the entry placed after the room's last entry, creating room/hall/wing headings as needed.
 
     Each placement is tried in order of preference and the first whose result parses as intended wins.
@@ -373,3 +374,34 @@ def _last_text_line(doc: Document, start: int, end: int) -> int:
     while at > start + 1 and not doc.lines[at - 1].strip():
         at -= 1
     return at
+
+
+@dataclass
+class Cleared:
+    """What `clear` removed: each entry (for superseded.md), and whether the user's own text went too."""
+
+    entries: list[Entry]
+    everything: bool
+
+    @property
+    def message(self) -> str:
+        what = "everything" if self.everything else f"{len(self.entries)} entries"
+        return f"memory: clear {what}"
+
+
+def clear(doc: Document, *, everything: bool = False) -> tuple[bytes, Cleared]:
+    """Remove every entry (and the rooms left empty); the user's own text stays unless `everything`."""
+    entries = [e for e in doc.entries if e.path is not None]
+    if everything:
+        return doc.splice(0, len(doc.lines), []), Cleared(entries, True)
+    drop: set[int] = set()
+    for entry in entries:
+        drop.update(range(entry.start, entry.end))
+    for section in doc.sections:
+        body = [n for n in range(section.heading.end, section.end) if n not in drop and doc.lines[n].strip()]
+        if section.kind == Kind.ROOM and not body:
+            drop.update(range(section.heading.line, section.heading.end))
+            if section.heading.line > 0 and not doc.lines[section.heading.line - 1].strip():
+                drop.add(section.heading.line - 1)
+    kept = [line for n, line in enumerate(doc.lines) if n not in drop]
+    return doc.splice(0, len(doc.lines), kept), Cleared(entries, False)

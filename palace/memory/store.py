@@ -34,6 +34,7 @@ from palace.memory.halls import MemoryPath, parse_path
 from palace.memory.ops import ChangeResult
 from palace.memory.render import Rendered, Wings, render_document, wing_keys
 from palace.memory.render_cache import RenderCache, cache_key
+from palace.memory.superseded import Removed, Superseded
 from palace.paths import PalacePaths
 
 _RETRIES = 32
@@ -160,6 +161,7 @@ class MemoryStore:
         self._day = ""  # the date the last edit was made with
         self._last_write: tuple[bytes, bytes] | None = None  # (before, after) of the last write
         self._disk_cache = RenderCache(PalacePaths(home).index)
+        self.superseded = Superseded(home)
 
     # ------------------------------------------------------------------ reading
     def read_bytes(self) -> bytes:
@@ -274,18 +276,22 @@ class MemoryStore:
         return self._edit(lambda doc, day: ops.forget(doc, parsed, content, by=by))
 
     def save_many(
-        self, items: Sequence[tuple[str, str]], *, message: str, by: str = "extracted"
+        self, items: Sequence[tuple[str, str] | tuple[str, str, str | None]], *, message: str, by: str = "extracted"
     ) -> list[ChangeResult | PalaceError]:
-        """Save several entries in one write (one commit); invalid items come back as errors."""
+        """Save several entries, each (path, content) or (path, content, replaces), in one write (one
+        commit); invalid items come back as errors."""
         outcome: list[ChangeResult | PalaceError] = []
 
         def apply(doc: Document, day: str) -> tuple[bytes | None, list[ChangeResult | PalaceError]]:
             outcome.clear()
             data: bytes | None = None
-            for path, content in items:
+            for item in items:
+                path, content, replaces = (*item, None)[:3]
                 try:
                     ops.check_path_secret(path)
-                    new, result = ops.save(doc, parse_path(path), content, day, limit=self.entry_limit, by=by)
+                    new, result = ops.save(
+                        doc, parse_path(path), content, day, replaces=replaces, limit=self.entry_limit, by=by
+                    )
                 except PalaceError as exc:
                     outcome.append(exc)
                     continue
@@ -296,6 +302,10 @@ class MemoryStore:
 
         self._write(apply, lambda _: message)
         return list(outcome)
+
+    def clear(self, *, everything: bool = False) -> ops.Cleared:
+        """Remove every entry (kept in superseded.md), or with `everything` the whole text; undoable."""
+        return self._write(lambda doc, day: ops.clear(doc, everything=everything), lambda cleared: cleared.message)
 
     def restore(self, expected: bytes, new: bytes, *, message: str) -> None:
         """Replace the file's bytes with new, but only if they still equal expected (undo)."""
@@ -358,7 +368,7 @@ class MemoryStore:
             new = base if new is None else new
             if new == current.data:
                 if new != base:
-                    self._after_write(base, new, message(result))
+                    self._done(base, new, result, message)
                 return result
             check_writable(self.target, current.mode)
             outcome = self._put(new, current)
@@ -370,7 +380,7 @@ class MemoryStore:
                 moved = outcome.inode is not None and _inode(self.target) != outcome.inode
                 if seen == replaced and not moved:
                     if new != base:
-                        self._after_write(base, new, message(result))
+                        self._done(base, new, result, message)
                     return result
                 if seen != replaced:  # an editor wrote into the file we replaced: redo on its text
                     late = (replaced, seen)
@@ -415,6 +425,13 @@ class MemoryStore:
         except OSError as exc:
             raise StoreError(f"cannot write {target}: {exc.strerror} (nothing written)") from exc
 
+    def _done(self, before: bytes, after: bytes, result: _T, message: Callable[[_T], str]) -> None:
+        """A write is in place: keep what it removed in superseded.md, then tell the hooks (git, undo)."""
+        removed = removed_by(result)
+        if removed:
+            self.superseded.record(removed, self._day)
+        self._after_write(before, after, message(result))
+
     def _after_write(self, before: bytes, after: bytes, message: str) -> None:
         self._last_write = (before, after)
         if self._recent:  # what palace itself has just removed is no longer to be repaired
@@ -436,6 +453,22 @@ def _attempts() -> Iterator[int]:
         if attempt >= _RETRIES:
             time.sleep(random.uniform(0.001, 0.02))
         yield attempt
+
+
+def removed_by(result: object) -> list[Removed]:
+    """The entries an operation's result says it removed from memories.md (forgets, replaces, a clear)."""
+    results = result if isinstance(result, list) else [result]
+    removed: list[Removed] = []
+    for item in results:
+        if isinstance(item, ChangeResult) and item.action == "forgotten":
+            removed.append(Removed(item.path, item.content, item.old_date, "forgotten", item.by))
+        elif isinstance(item, ChangeResult) and item.action == "replaced" and item.replaced is not None:
+            removed.append(Removed(item.path, item.replaced, item.old_date, "replaced", item.by, item.content))
+        elif isinstance(item, Removed):
+            removed.append(item)
+        elif isinstance(item, ops.Cleared):
+            removed += [Removed(e.path, e.content, e.date, "cleared") for e in item.entries if e.path is not None]
+    return removed
 
 
 def _inode(file: Path) -> int | None:

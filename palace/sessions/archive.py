@@ -42,11 +42,30 @@ def _summary_block(summary: str) -> str:
     return "\n\n".join(paragraphs) or "(no summary)"
 
 
-def event_line(event: dict[str, Any]) -> str:
+def event_line(event: dict[str, Any], *, undone: bool = False) -> str:
     by, action = str(event.get("by")), str(event.get("action"))
+    action = "proposed for review" if action == "proposed" else action
     label = f"extracted, {action}" if by == "extracted" else f"{action} by {_BY_WORDS.get(by, by)}"
     content = " ".join(redact(str(event.get("content"))).split())
-    return f"- **{event.get('path')}**: {content} ({label})"
+    return f"- **{event.get('path')}**: {content} ({label}{', undone' if undone else ''})"
+
+
+def _undone(events: list[dict[str, Any]]) -> set[int]:
+    """Which events an undo reverted: each "undone" mark reverts the latest change of its path before it."""
+    undone: set[int] = set()
+    for n, event in enumerate(events):
+        if event.get("action") != "undone":
+            continue
+        for earlier in range(n - 1, -1, -1):
+            other = events[earlier]
+            if (
+                earlier not in undone
+                and other.get("action") not in ("undone", "proposed")
+                and (str(other.get("path")).casefold() == str(event.get("path")).casefold())
+            ):
+                undone.add(earlier)
+                break
+    return undone
 
 
 def render_archive(journal: Journal, *, ended: datetime | None = None, summary: str | None = None) -> str:
@@ -58,12 +77,13 @@ def render_archive(journal: Journal, *, ended: datetime | None = None, summary: 
     input_tokens, output_tokens = journal.usage
     seen: set[tuple[str, str]] = set()
     lines: list[str] = []
-    for event in journal.memory_events:
+    undone = _undone(journal.memory_events)
+    for n, event in enumerate(journal.memory_events):
         key = (str(event.get("path")).casefold(), normalise(str(event.get("content"))))
-        if key in seen and event.get("action") in ("saved", "refreshed"):
-            continue  # already listed (e.g. the model saved it, then extraction found it again)
+        if event.get("action") == "undone" or (key in seen and event.get("action") in ("saved", "refreshed")):
+            continue  # the mark itself, or already listed (the model saved it, then extraction found it again)
         seen.add(key)
-        lines.append(event_line(event))
+        lines.append(event_line(event, undone=n in undone))
     parts = [
         f"# Session {day} · {short}",
         "",

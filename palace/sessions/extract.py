@@ -14,14 +14,15 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from palace.config import Settings
 from palace.errors import MemoryPathError, PalaceError
 from palace.memory.halls import parse_path, wing_key
-from palace.memory.ops import ChangeResult, normalise
+from palace.memory.ops import ChangeResult, check_path_secret, normalise, validate_content
+from palace.memory.review import CONFIDENCES, Proposal, ReviewQueue
 from palace.memory.secrets import redact
 from palace.memory.store import MemoryStore
 from palace.sessions.extract_prompt import (
@@ -52,9 +53,20 @@ def _stderr_warn(message: str) -> None:
 @dataclass
 class ExtractionOutcome:
     summary: str
-    results: list[ChangeResult]
+    results: list[ChangeResult]  # what was saved (or refreshed, or replaced) in memories.md
     dropped: int
     upto: int
+    proposed: list[Proposal] = field(default_factory=list)  # what went to review.md instead
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An item of the model's answer that may be saved: where, what, how sure, and what it replaces."""
+
+    path: str
+    content: str
+    confidence: str = "medium"
+    replaces: str | None = None
 
 
 class ExtractionFailed(PalaceError):
@@ -80,9 +92,10 @@ class Extractor:
     ) -> None:
         self.settings = settings
         self.store = store
+        self.queue = ReviewQueue(settings.home)
         self.commit = commit
         self.warn = warn
-        self.on_extracted = on_extracted  # called from the background thread after a success
+        self.on_extracted = on_extracted  # told of every successful extraction (from the background thread too)
         self.retry_delay = retry_delay  # seconds a background retry waits after a failure
         self.last_error: str | None = None
         self.commit_warn: Callable[[str], None] | None = None  # where commit trouble goes (default: warn)
@@ -152,11 +165,7 @@ class Extractor:
         except Exception as exc:  # the background must never raise into nowhere
             self._failed(f"{type(exc).__name__}: {exc}")
             return
-        if outcome is not None and self.on_extracted is not None:
-            try:
-                self.on_extracted(outcome)
-            except Exception as exc:
-                self.warn(f"could not show the extracted memories: {exc}")
+        self._tell(outcome)
 
     def wait(self, timeout: float | None = None) -> None:
         """Wait for an extraction in flight (if any)."""
@@ -176,10 +185,21 @@ class Extractor:
         journal.claim()  # a session another live palace owns is refused here, before any model call
         with self._run_lock:
             try:
-                return self._extract(journal, force=force)
+                outcome = self._extract(journal, force=force)
             except ExtractionFailed as exc:
                 self._failed(str(exc))
                 return None
+        self._tell(outcome)
+        return outcome
+
+    def _tell(self, outcome: ExtractionOutcome | None) -> None:
+        """Show what an extraction changed (every change to memories.md is one line to the user)."""
+        if outcome is None or self.on_extracted is None:
+            return
+        try:
+            self.on_extracted(outcome)
+        except Exception as exc:
+            self.warn(f"could not show the extracted memories: {exc}")
 
     def _failed(self, reason: str) -> None:
         self.last_error = reason
@@ -235,12 +255,13 @@ class Extractor:
             raise ExtractionFailed(f"the model's answer was not usable JSON ({exc})") from exc
         if reply.usage is not None:
             journal.add_usage(reply.usage.input_tokens, reply.usage.output_tokens)
-        items, dropped = self._valid_items(raw_items, journal.wings)
+        candidates, dropped = self._valid_items(raw_items, journal.wings)
+        plan = route(candidates, self.store, self.queue, journal.id, self.settings.auto_save)
         results: list[ChangeResult] = []
-        if items:
+        if plan.save:
             try:
                 answers = self.store.save_many(
-                    items, message=f"memory: extract {len(items)} from session {journal.id}", by="extracted"
+                    plan.save, message=f"memory: extract {len(plan.save)} from session {journal.id}", by="extracted"
                 )
             except PalaceError as exc:
                 raise ExtractionFailed(str(exc)) from exc
@@ -249,46 +270,117 @@ class Extractor:
                     results.append(answer)
                 else:
                     dropped += 1
+        self._queue_proposals(plan, journal)
         summary = redact(" ".join(summary.split()) if "\n\n" not in summary else summary.strip())
         if len(summary) > MAX_SUMMARY_CHARS:
             summary = summary[: MAX_SUMMARY_CHARS - 1] + "…"
-        journal.record_extraction(end, summary, results, dropped)
+        journal.record_extraction(end, summary, results, dropped, [(str(p.path), p.content) for p in plan.propose])
         self.last_error = None
         self._retry_at = 0.0
-        return ExtractionOutcome(summary=journal.summary or "", results=results, dropped=dropped, upto=end)
+        return ExtractionOutcome(journal.summary or "", results, dropped, end, proposed=plan.propose)
 
-    def _valid_items(self, raw_items: list[Any], wings: list[str]) -> tuple[list[tuple[str, str]], int]:
-        """Items worth handing to save_many; the rest is counted as dropped (save_many drops more)."""
+    def _queue_proposals(self, plan: Plan, journal: Journal) -> None:
+        """Write what goes to review.md (and take out what was promoted), then commit it."""
+        if not plan.propose and not plan.promoted:
+            return
+        try:
+            with self.store.lock():
+                self.queue.take(plan.promoted)
+                self.queue.propose(plan.propose, self.store.today().isoformat())
+        except (OSError, PalaceError) as exc:
+            raise ExtractionFailed(f"cannot write the review queue: {exc}") from exc
+        if self.commit is not None:
+            with contextlib.suppress(Exception):  # git trouble is warned about by the commit itself
+                self.commit([self.queue.file], f"memory: {len(plan.propose)} proposed for review from {journal.id}")
+
+    def _valid_items(self, raw_items: list[Any], wings: list[str]) -> tuple[list[Candidate], int]:
+        """Items worth routing to memories.md or review; the rest is counted as dropped."""
         spelling = {wing_key(w): w for w in wings}  # the session's own spelling of its wings
         known_wings = set(spelling)
         with contextlib.suppress(PalaceError):
             known_wings.update(wing_key(w) for w in self.store.document().wings())
-        items: list[tuple[str, str]] = []
+        items: list[Candidate] = []
         seen: set[tuple[str, str]] = set()
         dropped = 0
         for raw in raw_items:
-            if len(items) >= MAX_ITEMS or not isinstance(raw, dict):
-                dropped += 1
-                continue
-            path, content = raw.get("path"), raw.get("content")
-            if not isinstance(path, str) or not isinstance(content, str):
-                dropped += 1
-                continue
-            try:
-                parsed = parse_path(path)
-            except MemoryPathError:
-                dropped += 1
-                continue
-            if parsed.wing is not None and wing_key(parsed.wing) not in known_wings:
-                dropped += 1  # a wing the model made up: not this session's, not in the file
-                continue
-            if parsed.wing is not None and wing_key(parsed.wing) in spelling:
-                path = f"{spelling[wing_key(parsed.wing)]}/{parsed.hall.value}/{parsed.room}"
-            content = clean_content(content)
-            key = (str(parse_path(path)).casefold(), normalise(content))
-            if key in seen:
+            item = _candidate(raw, spelling, known_wings, self.store.entry_limit) if len(items) < MAX_ITEMS else None
+            key = (str(parse_path(item.path)).casefold(), normalise(item.content)) if item else None
+            if item is None or key is None or key in seen:
                 dropped += 1
                 continue
             seen.add(key)
-            items.append((path, content))
+            items.append(item)
         return items, dropped
+
+
+def _candidate(raw: object, spelling: dict[str, str], known_wings: set[str], limit: int) -> Candidate | None:
+    """One item of the answer checked and cleaned, or None (dropped)."""
+    if not isinstance(raw, dict):
+        return None
+    path, content = raw.get("path"), raw.get("content")
+    if not isinstance(path, str) or not isinstance(content, str):
+        return None
+    try:
+        parsed = parse_path(path)
+    except MemoryPathError:
+        return None
+    if parsed.wing is not None and wing_key(parsed.wing) not in known_wings:
+        return None  # a wing the model made up: not this session's, not in the file
+    if parsed.wing is not None and wing_key(parsed.wing) in spelling:
+        path = f"{spelling[wing_key(parsed.wing)]}/{parsed.hall.value}/{parsed.room}"
+    try:  # what may not be saved may not be proposed either
+        content = validate_content(clean_content(content), limit)
+        check_path_secret(path)
+    except PalaceError:
+        return None
+    confidence = raw.get("confidence")
+    confidence = confidence.strip().lower() if isinstance(confidence, str) else "medium"
+    replaces = raw.get("replaces")
+    replaces = clean_content(replaces) if isinstance(replaces, str) and replaces.strip() else None
+    return Candidate(path, content, confidence if confidence in CONFIDENCES else "medium", replaces)
+
+
+@dataclass
+class Plan:
+    """Where each candidate goes: saved now, proposed for review, or promoted out of review."""
+
+    save: list[tuple[str, str, str | None]] = field(default_factory=list)
+    propose: list[Proposal] = field(default_factory=list)
+    promoted: list[Proposal] = field(default_factory=list)
+
+
+def route(candidates: list[Candidate], store: MemoryStore, queue: ReviewQueue, session: str, auto: str) -> Plan:
+    """Decide for each candidate (seed 003: high is published, medium is promoted when reused, low waits).
+
+    A confirmation of an entry is saved (it only refreshes the date), and with `auto` = "all" everything;
+    with "none" nothing new is saved without review. A candidate that another session already proposed is
+    promoted unless it is low; one this session's user rejected is not proposed again.
+    """
+    plan = Plan()
+    try:
+        doc = store.document()
+    except PalaceError:
+        doc = None
+    for item in candidates:
+        parsed = parse_path(item.path)
+        replaces = item.replaces
+        if replaces is not None and doc is not None and not _has(doc.room_entries(parsed), replaces):
+            replaces = None  # it names no entry of that room: save it beside the others instead
+        confirmation = doc is not None and doc.equal_entry(parsed.wing, item.content) is not None
+        proposal = Proposal(parsed, item.content, session, item.confidence)
+        waiting = queue.queued(proposal)
+        if confirmation or auto == "all" or (auto == "high" and item.confidence == "high"):
+            plan.save.append((item.path, item.content, replaces))
+            plan.promoted += [waiting] if waiting is not None else []
+        elif queue.was_rejected(proposal):
+            continue
+        elif waiting is not None and waiting.session != session and item.confidence != "low" and auto != "none":
+            plan.save.append((item.path, item.content, replaces))
+            plan.promoted.append(waiting)
+        elif waiting is None:
+            plan.propose.append(proposal)
+    return plan
+
+
+def _has(entries: list[Any], content: str) -> bool:
+    return any(normalise(e.content) == normalise(content) for e in entries)

@@ -449,6 +449,13 @@ class Journal:
             self._usage[0] += int(input_tokens)
             self._usage[1] += int(output_tokens)
 
+    def add_undo(self, path: str) -> None:
+        """The user undid the last change to path (the archive marks it undone)."""
+        event = {"path": path, "content": "", "action": "undone", "by": "user"}
+        with self._lock:
+            self._append({"type": "memory", "ts": _iso(now()), **event})
+            self.memory_events.append(event)
+
     def add_memory(self, result: ChangeResult) -> None:
         """A save/forget made during the session by the model's tool or by the user."""
         event = {
@@ -461,8 +468,16 @@ class Journal:
             self._append({"type": "memory", "ts": _iso(now()), **event})
             self.memory_events.append(event)
 
-    def record_extraction(self, upto: int, summary: str, results: list[ChangeResult], dropped: int) -> None:
-        """Bookkeeping of one successful extraction: messages[:upto] are done."""
+    def record_extraction(
+        self,
+        upto: int,
+        summary: str,
+        results: list[ChangeResult],
+        dropped: int,
+        proposed: Sequence[tuple[str, str]] = (),
+    ) -> None:
+        """Bookkeeping of one successful extraction: messages[:upto] are done; `proposed` (path, content)
+        went to review instead of memories.md."""
         saved = [
             {
                 "path": str(r.path),
@@ -471,6 +486,9 @@ class Journal:
                 "by": "extracted",
             }
             for r in results
+        ]
+        saved += [
+            {"path": path, "content": content, "action": "proposed", "by": "extracted"} for path, content in proposed
         ]
         with self._lock:
             upto = max(self.extracted_upto, min(upto, len(self.messages)))

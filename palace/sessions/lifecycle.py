@@ -134,7 +134,18 @@ def _archive_one(extractor: Extractor, journal: Journal, failure: str | None) ->
             f"Archived the unfinished session {journal.id} {partial} (extraction failed: {error}); "
             f"retry with `palace sessions extract {journal.id}`"
         ), error
-    extracted = len(journal.memory_events) - before
     turns = f"{journal.turns} turn{'' if journal.turns == 1 else 's'}"
-    memories = f", {extracted} {'memory' if extracted == 1 else 'memories'} extracted" if extracted else ""
-    return f"Archived the unfinished session {journal.id} ({turns}{memories})", None
+    return f"Archived the unfinished session {journal.id} ({turns}{_named(journal.memory_events[before:])})", None
+
+
+def _named(events: list[dict[str, object]]) -> str:
+    """The memory changes an orphan's extraction made, named (a few, then how many more)."""
+    if not events:
+        return ""
+    words = []
+    for event in events[:3]:
+        action = "proposed for review" if event.get("action") == "proposed" else event.get("action")
+        words.append(f"{event.get('path')}: {event.get('content')} ({action})")
+    more = f"; and {len(events) - 3} more" if len(events) > 3 else ""
+    count = f"{len(events)} {'memory' if len(events) == 1 else 'memories'} extracted"
+    return f", {count}: " + "; ".join(words) + more

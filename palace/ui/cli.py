@@ -14,6 +14,7 @@ from palace import __version__
 if TYPE_CHECKING:
     from palace.app import App
     from palace.config import Settings
+    from palace.memory.ops import ChangeResult
     from palace.ui.console import Console
 
 Handler = Callable[[argparse.Namespace, "Settings", "Console"], int]
@@ -83,6 +84,13 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument("file", nargs="?", help="a memories file to check instead of the palace's")
     msub.add_parser("undo", help="revert the last change palace made")
     msub.add_parser("edit", help="open memories.md in $VISUAL/$EDITOR, then check it")
+    review = msub.add_parser("review", help="accept, edit or reject what extraction proposed (review.md)")
+    review.add_argument(
+        "words", nargs="*", metavar="ACTION", help="list | accept N... | accept all | reject N... | edit N TEXT"
+    )
+    clear = msub.add_parser("clear", help="remove every entry (kept in superseded.md; undoable)")
+    clear.add_argument("--yes", action="store_true", help="do not ask for the typed confirmation")
+    clear.add_argument("--all", dest="everything", action="store_true", help="your own notes too: empty the file")
 
     sessions = sub.add_parser("sessions", help="archived sessions (cold memory)")
     ssub = sessions.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -214,6 +222,45 @@ def _memory(args: argparse.Namespace, settings: Settings, console: Console) -> i
         console.print(f"↶ {undo_last(store, settings.home)}", "green")
     elif action == "edit":
         return _edit(app, console)
+    elif action == "review":
+        return _review(app, args.words, console)
+    elif action == "clear":
+        return _clear(app, console, yes=args.yes, everything=args.everything)
+    return 0
+
+
+def _show_change(console: Console) -> Callable[[ChangeResult], None]:
+    return lambda result: console.print(f"{result.symbol} {result.message}", "green")
+
+
+def _review(app: App, words: list[str], console: Console) -> int:
+    from palace.memory.review import ReviewQueue
+    from palace.ui import review
+
+    queue = ReviewQueue(app.settings.home)
+    if not words and sys.stdin.isatty() and queue.pending():
+        review.interactive(app.store, queue, console, _show_change(console))
+    else:
+        review.run(" ".join(words), app.store, queue, console, _show_change(console))
+    return 0
+
+
+def _clear(app: App, console: Console, *, yes: bool, everything: bool) -> int:
+    from palace.errors import PalaceError
+    from palace.memory.document import Document
+
+    count = sum(1 for e in Document.parse(app.store.read_bytes()).entries if e.path is not None)
+    what = "the whole of memories.md" if everything else f"all {count} entries (your own notes stay)"
+    if not yes:
+        if not sys.stdin.isatty():
+            raise PalaceError(f"this removes {what}; say --yes to do it without a terminal")
+        if input(f"This removes {what}. Type 'clear' to go on: ").strip() != "clear":
+            console.print("Nothing cleared.")
+            return 1
+    cleared = app.store.clear(everything=everything)
+    console.print(
+        f"⌫ Cleared {len(cleared.entries)} entries (kept in superseded.md; `palace memory undo` puts them back)"
+    )
     return 0
 
 

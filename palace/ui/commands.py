@@ -115,7 +115,12 @@ def _user_change(repl: Repl, result: ChangeResult) -> bool:
 def _undo(repl: Repl, arg: str) -> bool:
     from palace.history.undo import undo_last
 
-    repl.console.success(f"↶ {undo_last(repl.store, repl.settings.home)}")
+    done = undo_last(repl.store, repl.settings.home)
+    repl.console.success(f"↶ {done}")
+    verb, _, path = done.removeprefix("Undone: ").partition(" ")
+    journal = repl.session.journal
+    if journal is not None and verb in {"save", "forget", "replace", "refresh"} and "/" in path:
+        journal.add_undo(path)  # the session's archive marks that change undone
     return True
 
 
@@ -166,6 +171,30 @@ def _usage(repl: Repl, arg: str) -> bool:
     return True
 
 
+def _review(repl: Repl, arg: str) -> bool:
+    from palace.memory.review import ReviewQueue
+    from palace.ui import review
+
+    review.run(arg, repl.store, ReviewQueue(repl.settings.home), repl.console, repl.show_change)
+    return True
+
+
+def _clear_memory(repl: Repl, arg: str) -> bool:
+    from palace.memory.document import Document
+
+    count = sum(1 for e in Document.parse(repl.store.read_bytes()).entries if e.path is not None)
+    everything = "all" in arg.split()
+    if "yes" not in arg.split():
+        what = "the whole of memories.md" if everything else f"all {count} entries (your own notes stay)"
+        repl.console.print(f"This removes {what}. Type `/clear-memory yes{' all' if everything else ''}` to do it.")
+        return True
+    cleared = repl.store.clear(everything=everything)
+    repl.console.print(
+        f"⌫ Cleared {len(cleared.entries)} entries (kept in superseded.md; /undo puts them back)", "yellow"
+    )
+    return True
+
+
 def _exit(repl: Repl, arg: str) -> bool:
     return False
 
@@ -182,6 +211,8 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command("forget", "/forget PATH CONTENT", "remove an entry", _forget),
     Command("undo", "/undo", "revert the last memory change palace made", _undo),
+    Command("review", "/review [accept N|reject N|edit N TEXT]", "what extraction proposed, waiting for you", _review),
+    Command("clear-memory", "/clear-memory [yes] [all]", "remove every entry (asks first; undoable)", _clear_memory),
     Command("recall", "/recall QUERY", "search earlier sessions and memories", _recall),
     Command("sessions", "/sessions", "list recent sessions", _sessions),
     Command("new", "/new", "archive this session and start a new one", _new),

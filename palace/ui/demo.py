@@ -21,6 +21,7 @@ SESSION_TWO = [
     "/exit",
 ]
 _SAVE = {"path": "Preferences/testing", "content": "The user writes tests with pytest, never unittest"}
+_EXTRACTED = {**_SAVE, "confidence": "high"}
 
 
 def _text(message: dict[str, Any]) -> str:
@@ -35,7 +36,7 @@ def demo_responder(body: dict[str, Any]) -> Step:
     last = messages[-1] if messages else {}
     if not body.get("stream"):  # the end-of-session extraction call
         said = " ".join(_text(m) for m in messages)
-        memories = [_SAVE] if "pytest" in said and "slugify" not in said else []
+        memories = [_EXTRACTED] if "pytest" in said and "slugify" not in said else []
         summary = (
             "The user said they write tests with pytest; the preference was saved."
             if memories

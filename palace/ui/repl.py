@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from prompt_toolkit.output import Output
 
     from palace.model.tools import MemoryRecall
+    from palace.sessions.extract import ExtractionOutcome
     from palace.sessions.journal import Journal
 
 _MEMORY_TOOLS = frozenset({"MemorySave", "MemoryForget"})
@@ -51,8 +52,8 @@ class Repl:
         self.interactive = sys.stdin.isatty() and console.out.isatty() if interactive is None else interactive
         self.pt_input = pt_input
         self.pt_output = pt_output
-        self.extractor = app.extractor(warn=console.warn)
-        self._notices: list[str] = []
+        self.extractor = app.extractor(warn=console.warn, on_extracted=self._show_extracted)
+        self._notices: list[tuple[str, bool]] = []
         self._notice_lock = threading.Lock()
         self._app: Application[Any] | None = None
         self._shown: Any = None
@@ -61,10 +62,30 @@ class Repl:
         self._archive_orphans()
         self._privacy_notice()
         self.session = self._open_session(resume)
+        self._review_notice()
         if self.interactive:
             app.warm_up()
 
     # ------------------------------------------------------------------ sessions
+    def _review_notice(self) -> None:
+        from palace.memory.review import ReviewQueue
+
+        with contextlib.suppress(PalaceError, OSError):
+            waiting = len(ReviewQueue(self.settings.home).pending())
+            if waiting:
+                self.console.info(
+                    f"{waiting} proposed memor{'y waits' if waiting == 1 else 'ies wait'} for review: /review"
+                )
+
+    def _show_extracted(self, outcome: ExtractionOutcome) -> None:
+        """Extraction's changes, one line each (from the background thread: above the prompt)."""
+        for result in outcome.results:
+            if result.changed:
+                self.notify(f"{result.symbol} (extracted) {result.message}", change=True)
+        for proposal in outcome.proposed:
+            text = f"? Proposed for review ({proposal.confidence}): {proposal.path}: {proposal.content} — /review"
+            self.notify(text, change=True)
+
     def _privacy_notice(self) -> None:
         """Once per palace: what goes to the model provider."""
         mark = self.settings.paths.index / "privacy-notice-shown"
@@ -128,6 +149,7 @@ class Repl:
         finally:
             self.spinner.set(False)
             journal.close()
+        self.flush_notices()  # what the final extraction saved or proposed
         if archive is not None:
             self.console.info(f"Session archived: {archive}")
 
@@ -163,8 +185,9 @@ class Repl:
         label = "Not saved" if tool in _MEMORY_TOOLS else tool
         self.console.print(f"✗ {label}: {message}", "red")
 
-    def notify(self, text: str) -> None:
-        """A notice from another thread: above the prompt when one is showing, else before the next turn."""
+    def notify(self, text: str, *, change: bool = False) -> None:
+        """A notice (or, with `change`, a memory change line) from another thread: printed above the prompt
+        when one is showing, without breaking the line being typed; else before the next turn."""
         app = self._app
         if app is not None and app.is_running and app.loop is not None:
             from prompt_toolkit.application import run_in_terminal
@@ -172,24 +195,29 @@ class Repl:
             def show() -> None:
                 import asyncio
 
-                self._shown = asyncio.ensure_future(run_in_terminal(lambda: self.console.warn(text)))
+                self._shown = asyncio.ensure_future(run_in_terminal(lambda: self._say(text, change)))
 
             app.loop.call_soon_threadsafe(show)
             return
         with self._notice_lock:
-            self._notices.append(text)
+            self._notices.append((text, change))
+
+    def _say(self, text: str, change: bool) -> None:
+        if change:
+            self.console.print(text, "green")
+        else:
+            self.console.warn(text)
 
     def flush_notices(self) -> None:
         with self._notice_lock:
             pending, self._notices = self._notices, []
-        for text in pending:
-            self.console.warn(text)
+        for text, change in pending:
+            self._say(text, change)
 
     def _on_file_changed(self) -> None:
         for change in self.store.repair_recent():  # an editor's save dropped what palace had just saved
-            self.notify(
-                f"{change.symbol} Saved again (an editor's save had dropped it): {change.path}: {change.content}"
-            )
+            text = f"{change.symbol} Saved again (an editor's save had dropped it): {change.path}: {change.content}"
+            self.notify(text, change=True)
         if self.session.hand_edited():
             self.notify("memories.md changed on disk; the next turn uses the new version")
 
