@@ -225,3 +225,14 @@ def test_the_final_extraction_of_a_finished_session_is_shown(settings_for: Calla
     repl.run([TALK])
     text = out.getvalue()
     assert text.index("✓ (extracted) Saved to Preferences/editors") < text.index("Session archived:")
+
+
+def test_confirmations_are_counted_and_shown_by_stats(settings_for: Callable[..., Settings], run_cli: Any) -> None:
+    settings = settings_for(extract_min=10)
+    facts = [item("Preferences/editors", "The user edits with helix", "high")]
+    chat(settings, [extraction(*facts)], [TALK])
+    chat(settings, [extraction(*facts)], [TALK])  # the same fact again: confirmed
+    run_cli("memory", "save", "Preferences/editors", "the user edits with Helix.")  # and by hand
+    shown = run_cli("memory", "show", "--stats").stdout
+    [row] = [line for line in shown.splitlines() if "helix" in line]
+    assert row.split()[:2] == ["2", "0"] and "Preferences/editors: The user edits with helix" in row

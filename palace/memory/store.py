@@ -34,6 +34,7 @@ from palace.memory.halls import MemoryPath, parse_path
 from palace.memory.ops import ChangeResult
 from palace.memory.render import Rendered, Wings, render_document, wing_keys
 from palace.memory.render_cache import RenderCache, cache_key
+from palace.memory.reuse import ReuseCounts
 from palace.memory.superseded import Removed, Superseded
 from palace.paths import PalacePaths
 
@@ -162,6 +163,7 @@ class MemoryStore:
         self._last_write: tuple[bytes, bytes] | None = None  # (before, after) of the last write
         self._disk_cache = RenderCache(PalacePaths(home).index)
         self.superseded = Superseded(home)
+        self.reuse = ReuseCounts(home)
 
     # ------------------------------------------------------------------ reading
     def read_bytes(self) -> bytes:
@@ -238,6 +240,8 @@ class MemoryStore:
         result = self._edit(
             lambda doc, day: ops.save(doc, parsed, content, day, replaces=replaces, limit=self.entry_limit, by=by),
         )
+        if result.action in ("refreshed", "unchanged"):  # the same fact said again: it is reused
+            self.reuse.bump([(result.where or result.path, result.content)], "confirmed", self._day)
         if result.action == "saved" and self._last_write is not None:
             line = f"[{self._day}] {result.content}"  # as the line was written
             site = _site(*self._last_write)
@@ -301,6 +305,8 @@ class MemoryStore:
             return data, outcome
 
         self._write(apply, lambda _: message)
+        confirmed = [r for r in outcome if isinstance(r, ChangeResult) and r.action in ("refreshed", "unchanged")]
+        self.reuse.bump([(r.where or r.path, r.content) for r in confirmed], "confirmed", self._day)
         return list(outcome)
 
     def clear(self, *, everything: bool = False) -> ops.Cleared:

@@ -72,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     show = msub.add_parser("show", help="the memory as the model sees it")
     show.add_argument("--wing", action="append", help="show this wing's memories with the shared halls (repeatable)")
     show.add_argument("--raw", action="store_true", help="print the file exactly as it is")
+    show.add_argument("--stats", action="store_true", help="each entry with how often it was confirmed or recalled")
     msub.add_parser("path", help="print the path of memories.md")
     save = msub.add_parser("save", help="save an entry: palace memory save PATH CONTENT")
     save.add_argument("path", help="Hall/room or wing/Hall/room")
@@ -200,6 +201,8 @@ def _memory(args: argparse.Namespace, settings: Settings, console: Console) -> i
             sys.stdout.buffer.write(store.read_bytes())
             sys.stdout.flush()
             return 0
+        if args.stats:
+            return _stats(app, console)
         store.document()  # an unreadable file is an error here, not an empty memory
         from palace.app import detect_wings
 
@@ -226,6 +229,24 @@ def _memory(args: argparse.Namespace, settings: Settings, console: Console) -> i
         return _review(app, args.words, console)
     elif action == "clear":
         return _clear(app, console, yes=args.yes, everything=args.everything)
+    return 0
+
+
+def _stats(app: App, console: Console) -> int:
+    """Every entry with its reuse: times confirmed, times recalled, last used; most used first."""
+    counts = app.store.reuse.load()
+    from palace.memory.reuse import Uses, key_of
+
+    rows = []
+    for entry in app.store.document().entries:
+        if entry.path is not None:
+            uses = counts.get(key_of(entry.path, entry.content), Uses())
+            rows.append((uses, entry))
+    rows.sort(key=lambda row: (-row[0].total, str(row[1].path)))
+    console.print(f"{'confirmed':>9} {'recalled':>8}  {'last used':<10}  entry")
+    for uses, entry in rows:
+        console.print(f"{uses.confirmed:>9} {uses.recalled:>8}  {uses.last or '—':<10}  {entry.path}: {entry.content}")
+    console.info(f"— {len(rows)} entries; counts are derived data in {app.store.reuse.file}")
     return 0
 
 

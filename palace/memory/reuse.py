@@ -1,0 +1,83 @@
+"""How often each entry was confirmed (saved again) or recalled: derived data in `.index/reuse.json`.
+
+Seed 003 ranks knowledge by reuse: an entry the model keeps confirming or finding is worth more than one
+written once. Counts are keyed by the entry's path and normalised content, so a refreshed date keeps them;
+losing the file only loses the counts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from palace.filelock import exclusive
+from palace.memory.halls import MemoryPath
+from palace.memory.keys import normalise
+from palace.paths import PalacePaths
+
+
+@dataclass
+class Uses:
+    confirmed: int = 0
+    recalled: int = 0
+    last: str = ""  # the last day it was used
+
+    @property
+    def total(self) -> int:
+        return self.confirmed + self.recalled
+
+
+def key_of(path: MemoryPath | str, content: str) -> str:
+    return f"{str(path).casefold()}\x1f{normalise(content)}"
+
+
+class ReuseCounts:
+    """The counts of one palace (a small JSON file, changed under its own lock)."""
+
+    def __init__(self, home: Path) -> None:
+        self.dir = PalacePaths(home).index
+        self.file = self.dir / "reuse.json"
+        self._lock = threading.Lock()
+
+    def load(self) -> dict[str, Uses]:
+        try:
+            raw = json.loads(self.file.read_bytes())
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(raw, dict):
+            return {}
+        counts: dict[str, Uses] = {}
+        for key, value in raw.items():
+            with contextlib.suppress(TypeError, ValueError, AttributeError):
+                counts[str(key)] = Uses(int(value["confirmed"]), int(value["recalled"]), str(value.get("last", "")))
+        return counts
+
+    def get(self, path: MemoryPath | str, content: str) -> Uses:
+        return self.load().get(key_of(path, content), Uses())
+
+    def bump(self, used: list[tuple[MemoryPath | str, str]], how: str, day: str | None = None) -> None:
+        """Count one use (`how` is "confirmed" or "recalled") of each (path, content); never raises."""
+        if not used:
+            return
+        day = day or date.today().isoformat()
+        with contextlib.suppress(OSError), self._lock:
+            self.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+            with exclusive(self.dir / "reuse.lock"):
+                counts = self.load()
+                for path, content in used:
+                    uses = counts.setdefault(key_of(path, content), Uses())
+                    setattr(uses, how, getattr(uses, how) + 1)
+                    uses.last = day
+                data = {
+                    k: {"confirmed": u.confirmed, "recalled": u.recalled, "last": u.last} for k, u in counts.items()
+                }
+                tmp = self.file.with_name(f".reuse.{os.getpid()}.tmp")
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                    json.dump(data, handle)
+                os.replace(tmp, self.file)  # derived data: no fsync
