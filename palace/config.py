@@ -32,6 +32,8 @@ _TOML_KEYS: dict[str, str] = {
     "memory.entry_limit": "entry_limit",
     "memory.soft_limit": "soft_limit",
     "agent.tool_rounds": "tool_rounds",
+    "context.window_tokens": "window_tokens",
+    "context.compact_at": "compact_at",
     "extraction.enabled": "extraction",
     "extraction.model": "extract_model",
     "extraction.trigger_chars": "extract_trigger",
@@ -71,6 +73,8 @@ class Settings:
     entry_limit: int = 200
     soft_limit: int = 100
     tool_rounds: int = 8
+    window_tokens: int = 32_768  # the model's context window; see the README for each endpoint
+    compact_at: float = 0.75  # fold the older turns into a summary past this share of the window
     extraction: bool = True
     extract_model: str | None = None
     extract_trigger: int = 4000
@@ -181,6 +185,8 @@ _CHECKS: dict[str, Check] = {
     "entry_limit": _number(int, low=20, high=2000),
     "soft_limit": _number(int, low=1),
     "tool_rounds": _number(int, low=1, high=64),
+    "window_tokens": _number(int, low=1024),
+    "compact_at": _number(float, low=0.2, high=0.95),
     "extraction": _flag,
     "extract_model": _text(optional=True),
     "extract_trigger": _number(int, low=100),

@@ -63,6 +63,15 @@ class LLMTimeoutError(LLMError):
     """The endpoint did not answer in time."""
 
 
+class LLMContextLengthError(LLMError):
+    """The request was longer than the model's context window (400 with a context/length message)."""
+
+    def __init__(self, message: str, *, window: int | None = None, used: int | None = None) -> None:
+        super().__init__(message)
+        self.window = window  # the model's context in tokens, when the endpoint said
+        self.used = used  # what the endpoint counted for the request, when it said
+
+
 class LLMNotConfiguredError(LLMError):
     """No endpoint or key is configured."""
 

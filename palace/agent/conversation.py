@@ -9,19 +9,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from palace.agent.window import ContextWindow, WindowStatus
 from palace.config import Settings
-from palace.errors import LLMError, LLMNotConfiguredError
+from palace.errors import LLMContextLengthError, LLMError, LLMNotConfiguredError
 from palace.memory.ops import ChangeResult
 from palace.memory.render import Rendered
 from palace.memory.store import MemoryStore
 from palace.model.failures import one_line
 from palace.model.prompts import load_prompt, system_prompt
 from palace.model.stream import valid_text
+from palace.sessions.context import Snapshot, WorkingContext
 
 if TYPE_CHECKING:
     from palace.model.chat import ChatModel
     from palace.model.stream import Reply
-    from palace.model.tools import MemoryRecall, ToolBox
+    from palace.model.tools import MemoryRecall, ToolBox, WorkingContextArgs
     from palace.sessions.extract import Extractor
     from palace.sessions.journal import Journal
 
@@ -99,6 +101,15 @@ class Conversation:
         self._own = _OwnWrites()
         store.hooks.append(self._own)
         self._budget_told: set[str] = set()  # what the budget notices already said this session
+        self.window = ContextWindow(
+            window=settings.window_tokens,
+            compact_at=settings.compact_at,
+            home=settings.home,
+            snapshot=Snapshot.from_json(journal.context if journal else None),
+            messages=self.messages,
+            record=self._record_context,
+            resumed=bool(self.messages),
+        )
         self.rendered: Rendered = Rendered("")
         self.system = ""
         self._prompt_digest = ""
@@ -110,8 +121,45 @@ class Conversation:
         if self._tools is None:
             from palace.model.tools import memory_tools
 
-            self._tools = memory_tools(self.store, by="model", recall=self._recall)
+            self._tools = memory_tools(
+                self.store,
+                by="model",
+                recall=self._recall,
+                working=self._set_working,
+            )
         return self._tools
+
+    @property
+    def working(self) -> WorkingContext:
+        return self.window.snapshot.working
+
+    def _set_working(self, args: WorkingContextArgs) -> str:
+        working = self.window.set_working(
+            goals=args.goals, decisions=args.decisions, open_questions=args.open_questions
+        )
+        return f"Working context updated: {working.counts()}."
+
+    def _record_context(self, snapshot: Snapshot) -> None:
+        if self.journal is not None:
+            self.journal.add_context(snapshot.to_json())
+
+    def context_status(self) -> WindowStatus:
+        """The budget in use, the summary and how many turns are sent verbatim (for /context)."""
+        return self.window.status(self.system, self.messages, self._schemas())
+
+    def compact(self) -> str:
+        """/compact: fold the older turns into the summary now."""
+        if self.client is None:
+            return str(LLMNotConfiguredError(_NOT_CONFIGURED))
+        return self.window.compact(self.client, self.system, self.messages, self._schemas())
+
+    def _schemas(self) -> list[dict[str, Any]] | None:
+        return self.tools.schemas() if self.settings.memory_enabled else None
+
+    def bring(self, text: str) -> None:
+        """/bring: an earlier session's context, as a visible exchange in this conversation."""
+        self._add({"role": "user", "content": valid_text(text)})
+        self._add({"role": "assistant", "content": "Noted: I have that earlier session's context."})
 
     # ------------------------------------------------------------------ the prompt
     def rebuild_prompt(self) -> list[str]:
@@ -197,16 +245,23 @@ class Conversation:
             events.on_notice(notice)
             events.on_waiting(not streaming)
 
+        retried = False  # one compaction and one retry after a context-length error
         while True:
             streaming = False
             events.on_waiting(True)
+            tools = self._schemas()  # memory off: a plain chat, no tools
             try:
-                reply = self.client.stream_chat(
-                    [{"role": "system", "content": self.system}, *self.messages],
-                    self.tools.schemas() if self.settings.memory_enabled else None,
-                    on_text=on_text,
-                    on_notice=on_notice,
-                )
+                request = self.window.prepare(self.client, self.system, self.messages, tools, on_notice)
+                reply = self.client.stream_chat(request, tools, on_text=on_text, on_notice=on_notice)
+            except LLMContextLengthError as exc:
+                events.on_waiting(False)
+                if not retried and self.window.overflowed(
+                    exc, self.client, self.system, self.messages, tools, on_notice
+                ):
+                    retried = True
+                    continue
+                result.error = f"{exc} — even the last turn alone does not fit; shorten the message"
+                break
             except LLMError as exc:
                 result.error = str(exc)
                 break
@@ -216,6 +271,8 @@ class Conversation:
                 break
             finally:
                 events.on_waiting(False)
+            for notice in self.window.observe(reply.usage.input_tokens if reply.usage else 0):
+                events.on_notice(notice)
             self._count(reply)
             texts.append(reply.content)
             if reply.interrupted:

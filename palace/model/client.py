@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from palace.errors import (
     LLMAuthError,
     LLMConnectionError,
+    LLMContextLengthError,
     LLMError,
     LLMNotConfiguredError,
     LLMNotFoundError,
@@ -24,7 +25,17 @@ from palace.errors import (
     LLMServerError,
     LLMTimeoutError,
 )
-from palace.model.failures import cause_reason, one_line, rejects, retry_after, server_message, should_retry, wait_text
+from palace.model.failures import (
+    cause_reason,
+    context_figures,
+    one_line,
+    rejects,
+    retry_after,
+    server_message,
+    should_retry,
+    too_long,
+    wait_text,
+)
 from palace.model.stream import Accumulator, Reply, valid_text
 
 if TYPE_CHECKING:
@@ -360,6 +371,11 @@ class LLMClient:
                 return LLMRateLimitError(
                     f"{url} is still rate limiting (429) after {self.max_retries} retries — wait a minute "
                     "and try again, or switch model"
+                )
+            if status in (400, 413, 500) and too_long(exc):  # (llama.cpp said it with a 500 for a while)
+                window, used = context_figures(exc)
+                return LLMContextLengthError(
+                    f"{url} says the request is longer than the model's context ({detail})", window=window, used=used
                 )
             if status >= 500:
                 return LLMServerError(f"{url} failed ({status}: {detail}) — try again later")

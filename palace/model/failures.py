@@ -80,6 +80,64 @@ def retry_after(exc: Any) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
+# How endpoints say "too long for the context": OpenAI, vLLM, llama.cpp server, Ollama, LM Studio, others.
+_TOO_LONG = (
+    "maximum context length",
+    "context_length_exceeded",
+    "context length",
+    "context window",
+    "exceeds the available context size",
+    "exceed_context_size",
+    "input length",
+    "too many tokens",
+    "prompt is too long",
+    "input is too long",
+    "reduce the length",
+    "longer than the model's",
+    "too long to fit into the model",
+    "exceeds limit of",
+    "exceed_context_size",
+)
+# The figures endpoints give with it: the window, and what they counted for the request.
+_WINDOW = (
+    re.compile(r"maximum context length is (\d+)"),
+    re.compile(r"context length (?:of |is )?\(?(\d+)"),
+    re.compile(r'"n_ctx": (\d+)'),
+    re.compile(r"n_ctx[ =:]+(\d+)"),
+    re.compile(r"exceeds limit of (\d+)"),
+    re.compile(r"context window of (\d+)"),
+)
+_USED = (
+    re.compile(r"resulted in (\d+) tokens"),
+    re.compile(r"\((\d+) in the messages"),
+    re.compile(r"has (\d+) input tokens"),
+    re.compile(r'"n_prompt_tokens": (\d+)'),
+    re.compile(r"total length (\d+)"),
+    re.compile(r"input prompt \((\d+) tokens\)"),
+    re.compile(r"requested tokens \((\d+)\)"),
+)
+
+
+def too_long(exc: Any) -> bool:
+    """Does this error say the request did not fit the model's context window?"""
+    text = error_text(exc)
+    return any(phrase in text for phrase in _TOO_LONG)
+
+
+def context_figures(exc: Any) -> tuple[int | None, int | None]:
+    """(window, tokens counted) from a context-length error, as far as the endpoint said them."""
+    text = error_text(exc).replace(",", "")
+    return _first(_WINDOW, text), _first(_USED, text)
+
+
+def _first(patterns: tuple[re.Pattern[str], ...], text: str) -> int | None:
+    for pattern in patterns:
+        match = pattern.search(text)
+        if match and int(match.group(1)) > 0:
+            return int(match.group(1))
+    return None
+
+
 def should_retry(exc: Any) -> bool | None:
     """The endpoint's own word on retrying (OpenAI's `x-should-retry: true|false` header), if it gave one."""
     headers = getattr(getattr(exc, "response", None), "headers", None)

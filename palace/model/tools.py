@@ -14,9 +14,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from palace.errors import PalaceError
+from palace.errors import ContentError, PalaceError
 from palace.memory.halls import HALL_LIST
 from palace.memory.ops import ChangeResult
+from palace.memory.secrets import find_secret
 from palace.memory.store import MemoryStore
 from palace.model.failures import one_line
 from palace.model.stream import valid_text
@@ -69,6 +70,22 @@ class MemoryRecall(BaseModel):
     limit: int = Field(default=5, ge=1, le=20, description="How many sessions to return (1-20).")
     since: date | None = Field(default=None, description="Only sessions on or after this date (YYYY-MM-DD).")
     until: date | None = Field(default=None, description="Only sessions on or before this date (YYYY-MM-DD).")
+
+
+class WorkingContextArgs(BaseModel):
+    """Keep this session's working context current: the user's goals, the decisions made, the open questions.
+
+    Call it when a goal is set, reached, dropped or replaced, when a decision is made or reversed, and when a
+    question comes up or is answered. Each list you pass replaces the previous one entirely: pass the whole
+    list, items that still hold in the same words; leave a list out to keep it as it is. It survives restarts
+    and stands in for the older turns when the conversation is folded to fit. It is not long-term memory (use
+    MemorySave for lasting facts). Short lines, no secrets.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    goals: list[str] | None = Field(default=None, description="What the user is trying to do now, one line each.")
+    decisions: list[str] | None = Field(default=None, description="Choices made that still hold, one line each.")
+    open_questions: list[str] | None = Field(default=None, description="What is still to answer or decide.")
 
 
 @dataclass
@@ -152,8 +169,10 @@ def memory_tools(
     *,
     by: str = "model",
     recall: Callable[[MemoryRecall], str] | None = None,
+    working: Callable[[WorkingContextArgs], str] | None = None,
 ) -> ToolBox:
-    """MemorySave and MemoryForget on the store, plus MemoryRecall when a recall function is given."""
+    """MemorySave and MemoryForget on the store, MemoryRecall when a recall function is given, WorkingContext
+    when a working-context function is."""
 
     def save(args: MemorySave) -> ToolOutcome:
         result = store.save(args.path, args.content, args.replaces, by=by)
@@ -163,7 +182,18 @@ def memory_tools(
         result = store.forget(args.path, args.content, by=by)
         return ToolOutcome(result.message, change=result)
 
+    def set_working(args: WorkingContextArgs) -> ToolOutcome:
+        assert working is not None
+        for items in (args.goals, args.decisions, args.open_questions):
+            for item in items or ():
+                kind = find_secret(item)
+                if kind is not None:
+                    raise ContentError(f"a working-context line looks like it holds a secret ({kind}); leave it out")
+        return ToolOutcome(working(args))
+
     tools = [Tool("MemorySave", MemorySave, save), Tool("MemoryForget", MemoryForget, forget)]
     if recall is not None:
         tools.append(Tool("MemoryRecall", MemoryRecall, lambda args: ToolOutcome(recall(args))))
+    if working is not None:
+        tools.append(Tool("WorkingContext", WorkingContextArgs, set_working))
     return ToolBox(tools)

@@ -11,6 +11,7 @@ from palace.errors import StoreError
 from palace.memory.files import atomic_write
 from palace.memory.ops import normalise
 from palace.memory.secrets import redact
+from palace.sessions.context import Snapshot
 from palace.sessions.journal import SESSION_ID_RE, Journal
 
 _BY_WORDS = {"model": "the model", "user": "the user"}
@@ -68,6 +69,14 @@ def _undone(events: list[dict[str, Any]]) -> set[int]:
     return undone
 
 
+def _working_block(journal: Journal) -> list[str]:
+    """The working context the session ended with (goals, decisions, open questions), when it had one."""
+    working = Snapshot.from_json(journal.context).working
+    if working.empty:
+        return []
+    return ["## Working Context", *(redact(line) for line in working.lines()), ""]
+
+
 def render_archive(journal: Journal, *, ended: datetime | None = None, summary: str | None = None) -> str:
     """The archive markdown (DESIGN 1.3)."""
     ended = ended or journal.ended or journal.last_activity
@@ -96,6 +105,7 @@ def render_archive(journal: Journal, *, ended: datetime | None = None, summary: 
         "## Summary",
         _summary_block(text or "(no summary)"),
         "",
+        *_working_block(journal),
         "## Token Usage",
         f"- Input: {input_tokens:,}",
         f"- Output: {output_tokens:,}",

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from palace.memory.halls import HALL_LIST
+from palace.model.answers import json_values
 from palace.model.prompts import fence, load_prompt, names
 from palace.sessions.journal import content_text
 
@@ -16,8 +16,6 @@ PROMPT_NAME = "extract.md"
 MAX_MESSAGE_CHARS = 12_000  # one huge message is cut (head and tail) in the extraction prompt
 MAX_TOOL_CHARS = 300  # tool results are only summarised
 
-_FENCE_BLOCK = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n(.*?)```", re.S)
-_THINK = re.compile(r"<think>.*?</think>", re.S | re.I)
 _LEADING_DATE = re.compile(r"^\s*\[\d{4}-\d{2}-\d{2}\]\s*")
 _LEADING_BULLET = re.compile(r"^\s*[-*+]\s+")
 
@@ -37,7 +35,7 @@ def _cut(text: str, limit: int) -> str:
     return f"{text[:half]}\n[... {len(text) - limit:,} characters left out ...]\n{text[-half:]}"
 
 
-def _render_message(message: dict[str, Any]) -> str:
+def render_message(message: dict[str, Any]) -> str:
     role = message.get("role")
     text = content_text(message.get("content")).strip()
     if role == "user":
@@ -101,7 +99,7 @@ def build_messages(
         .replace("{{wing_line}}", _wing_line(wings))
         .replace("{{limit}}", str(entry_limit))
     )
-    rendered = "\n\n".join(part for part in (_render_message(m) for m in conversation) if part)
+    rendered = "\n\n".join(part for part in (render_message(m) for m in conversation) if part)
     last = first_index + len(conversation)
     parts = [
         "Current memories (memories.md as the assistant sees it):",
@@ -124,20 +122,8 @@ def build_messages(
 
 def parse_answer(text: str) -> tuple[str, list[Any]]:
     """(summary, raw items) from the model's answer; ValueError when it holds no usable JSON."""
-    text = _THINK.sub("", text or "").strip()
-    if not text:
-        raise ValueError("the answer was empty")
-    candidates = [text, *(m.group(1).strip() for m in _FENCE_BLOCK.finditer(text))]
-    for candidate in candidates:
+    for value in json_values(text):
         try:
-            return _shape(json.loads(candidate))
-        except ValueError:
-            continue
-    decoder = json.JSONDecoder()
-    starts = [i for i, ch in enumerate(text) if ch in "{["][:200]
-    for start in starts:
-        try:
-            value, _ = decoder.raw_decode(text, start)
             return _shape(value)
         except ValueError:
             continue

@@ -1,10 +1,11 @@
 """Session journals in $PALACE_HOME/sessions/.
 
 `YYYY-MM-DD-{8 hex}.jsonl` is a session's journal: one JSON object a line (header, messages, usage,
-memory changes, extraction bookkeeping, resumed/end marks), appended as things happen. A running session
-owns its journal through an exclusive `flock` on the journal itself, held for as long as it runs, so a
-journal whose lock can be taken belongs to nobody alive (robust against pid reuse). Only the owner
-appends. `YYYY-MM-DD-{8 hex}.md` is the archive written when the session ends (palace/archive.py, DESIGN 1.3).
+memory changes, extraction bookkeeping, context snapshots, resumed/end marks), appended as things
+happen. A running session owns its journal through an exclusive `flock` on the journal itself, held for
+as long as it runs, so a journal whose lock can be taken belongs to nobody alive (robust against pid
+reuse). Only the owner appends. `YYYY-MM-DD-{8 hex}.md` is the archive written when the session ends
+(sessions/archive.py, DESIGN 1.3).
 """
 
 from __future__ import annotations
@@ -148,6 +149,7 @@ class Journal:
         self.extracted_upto = 0
         self.memory_events: list[dict[str, Any]] = []
         self.summary: str | None = None
+        self.context: dict[str, Any] | None = None  # the latest working-context snapshot (agent/context.py)
         self.ended: datetime | None = None  # the last "end" mark (None while unfinished)
         self.last_activity: datetime = started
         self.live_here = False  # started or resumed by this process (so "now" is its end time)
@@ -269,6 +271,7 @@ class Journal:
         self.extracted_upto = 0
         self.memory_events = []
         self.summary = None
+        self.context = None
         self.ended = None
         self._usage = [0, 0]
         for line in data.split(b"\n"):
@@ -320,6 +323,10 @@ class Journal:
                 event = _event(item, "extracted") if isinstance(item, dict) else None
                 if event is not None:
                     self.memory_events.append(event)
+        elif kind == "context":
+            snapshot = record.get("snapshot")
+            if isinstance(snapshot, dict):
+                self.context = snapshot
         elif kind == "resumed":
             self._owner(record)
             self.ended = None
@@ -448,6 +455,12 @@ class Journal:
             self._append({"type": "usage", "ts": _iso(now()), "input": int(input_tokens), "output": int(output_tokens)})
             self._usage[0] += int(input_tokens)
             self._usage[1] += int(output_tokens)
+
+    def add_context(self, snapshot: dict[str, Any]) -> None:
+        """The rolling summary and the working context as they are now (the latest record wins)."""
+        with self._lock:
+            self._append({"type": "context", "ts": _iso(now()), "snapshot": snapshot})
+            self.context = snapshot
 
     def add_undo(self, path: str) -> None:
         """The user undid the last change to path (the archive marks it undone)."""

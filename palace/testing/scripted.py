@@ -17,15 +17,16 @@ from typing import Any
 
 from palace.errors import (
     LLMAuthError,
+    LLMContextLengthError,
     LLMError,
     LLMNotFoundError,
     LLMRateLimitError,
     LLMServerError,
     LLMTimeoutError,
 )
-from palace.model.failures import rejects, wait_text
+from palace.model.failures import context_figures, rejects, too_long, wait_text
 from palace.model.stream import Accumulator, Reply, ToolCall, usage_of
-from palace.testing.server import ERROR_TEXT, Step, completion_body, stream_events
+from palace.testing.server import ERROR_TEXT, ContextLimit, Step, completion_body, stream_events
 
 URL = "scripted://model"
 # What LLMClient reports when the server drops the connection mid-stream (httpx's words).
@@ -47,10 +48,13 @@ def _objects(value: Any) -> Any:
 class _Failed(Exception):
     """An HTTP error answer, before LLMClient's retries and translation."""
 
-    def __init__(self, status: int, detail: str, headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, status: int, detail: str, headers: dict[str, str] | None = None, body: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(detail)
         self.status = status
         self.detail = detail
+        self.body = body
         self.headers = {k.lower(): v for k, v in (headers or {}).items()}
 
 
@@ -68,8 +72,10 @@ class ScriptedModel:
         max_retries: int = 3,
         reject_stream_options: bool = False,
         reject_response_format: bool = False,
+        context_limit: ContextLimit | None = None,
     ) -> None:
         self._steps = list(steps)
+        self.context_limit = context_limit
         self.responder = responder
         self.model = model
         self.models = list(models)
@@ -109,6 +115,9 @@ class ScriptedModel:
         ):
             if flag and name in body:
                 raise _Failed(400, f"Unrecognized request argument supplied: {name}")
+        refusal = self.context_limit.refusal(body) if self.context_limit is not None else None
+        if refusal is not None:
+            raise _Failed(refusal[0], str(refusal[1]["message"]), body=refusal[1])
         with self._lock:
             step = self._steps.pop(0) if self._steps else None
         if step is None:
@@ -118,6 +127,8 @@ class ScriptedModel:
                 step = self.responder(body)
             except Exception as exc:
                 raise _Failed(500, f"palace fake server: the responder failed: {type(exc).__name__}: {exc}") from exc
+        if self.context_limit is not None:
+            step = self.context_limit.served(step, body)
         if step.delay > self.timeout:
             time.sleep(self.timeout)
             raise LLMTimeoutError(
@@ -166,6 +177,12 @@ class ScriptedModel:
             return LLMRateLimitError(
                 f"{URL} is still rate limiting (429) after {self.max_retries} retries — wait a minute "
                 "and try again, or switch model"
+            )
+        seen = SimpleNamespace(message=detail, body=failed.body)
+        if status in (400, 413, 500) and too_long(seen):
+            window, used = context_figures(seen)
+            return LLMContextLengthError(
+                f"{URL} says the request is longer than the model's context ({detail})", window=window, used=used
             )
         if status >= 500:
             return LLMServerError(f"{URL} failed ({status}: {detail}) — try again later")

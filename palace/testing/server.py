@@ -8,7 +8,10 @@ events ending with `data: [DONE]`. Nothing is logged; every connection is closed
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import functools
 import json
+import re
 import socket
 import threading
 import time
@@ -48,6 +51,79 @@ class Step:
     content_type: str = "text/html; charset=utf-8"
     events: list[object] | None = None  # streaming: these as the `data:` events (str as is, else JSON), no [DONE]
     hang_up: bool = False  # close the connection without sending any response
+
+
+# The scripted endpoint's own token rule (not palace's): a CJK character, a run of other word characters, or a
+# punctuation mark is one token; each message costs 4 more and the request 3.
+_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[^\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+|[^\w\s]")
+
+
+def _strings(value: Any, out: list[str]) -> None:
+    if isinstance(value, str):
+        out.append(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _strings(item, out)
+    elif isinstance(value, list):
+        for item in value:
+            _strings(item, out)
+
+
+@functools.lru_cache(maxsize=8192)
+def _text_tokens(text: str) -> int:
+    return len(_TOKEN.findall(text))  # (cached: a conversation sends the same messages again and again)
+
+
+def count_tokens(body: dict[str, Any]) -> int:
+    """What the scripted endpoint counts for a request (its usage.prompt_tokens under a ContextLimit)."""
+    texts: list[str] = []
+    messages = body.get("messages")
+    _strings(messages, texts)
+    if body.get("tools"):
+        texts.append(json.dumps(body["tools"]))
+    count = sum(_text_tokens(text) for text in texts)
+    return count + 4 * (len(messages) if isinstance(messages, list) else 0) + 3
+
+
+@dataclass
+class ContextLimit:
+    """A context window the scripted endpoint enforces, refusing (or, as Ollama does, cutting) what is over it,
+    in the words of one kind of server."""
+
+    tokens: int
+    style: str = "openai"  # openai | vllm | llamacpp | ollama
+
+    def refusal(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
+        """(status, error object) when the request is over the window; None when it is served."""
+        used = count_tokens(body)
+        if used <= self.tokens or self.style == "ollama":  # Ollama serves it, cut to fit (silently)
+            return None
+        if self.style == "llamacpp":
+            message = "the request exceeds the available context size, try increasing it"
+            extra = {"n_prompt_tokens": used, "n_ctx": self.tokens}
+            return 400, {"message": message, "type": "exceed_context_size_error", "code": 400, **extra}
+        if self.style == "vllm":
+            message = (
+                f"This model's maximum context length is {self.tokens} tokens. However, your request has {used} "
+                "input tokens. Please reduce the length of the input messages."
+            )
+            return 400, {"message": message, "type": "BadRequestError", "param": None, "code": 400}
+        message = (
+            f"This model's maximum context length is {self.tokens} tokens. However, your messages resulted in "
+            f"{used} tokens. Please reduce the length of the messages."
+        )
+        return 400, {
+            "message": message,
+            "type": "invalid_request_error",
+            "param": "messages",
+            "code": "context_length_exceeded",
+        }
+
+    def served(self, step: Step, body: dict[str, Any]) -> Step:
+        """step with the prompt tokens this endpoint counted (at most the window: Ollama cuts the rest)."""
+        if step.usage is None:
+            return step
+        return dataclasses.replace(step, usage=(min(count_tokens(body), self.tokens), step.usage[1]))
 
 
 class _Stopped(Exception):
@@ -110,6 +186,11 @@ class _Handler(BaseHTTPRequestHandler):
                 param="response_format",
             )
             return
+        refusal = owner.context_limit.refusal(body) if owner.context_limit is not None else None
+        if refusal is not None:
+            with contextlib.suppress(OSError):
+                self._send_json(refusal[0], {"error": refusal[1]})
+            return
         try:
             step = owner._next_step(body)
         except Exception as exc:
@@ -122,6 +203,8 @@ class _Handler(BaseHTTPRequestHandler):
                 500, "palace fake server: the script is exhausted (no step left, no responder)", "server_error"
             )
             return
+        if owner.context_limit is not None:
+            step = owner.context_limit.served(step, body)
         try:
             if step.delay > 0:
                 owner._wait(step.delay)
@@ -341,8 +424,10 @@ class ScriptedServer:
         reject_stream_options: bool = False,
         reject_response_format: bool = False,
         models: Sequence[str] = ("gpt-4.1-mini", "palace-demo"),
+        context_limit: ContextLimit | None = None,
     ) -> None:
         self._steps: list[Step] = list(steps)
+        self.context_limit = context_limit
         self.responder = responder
         self.reject_stream_options = reject_stream_options
         self.reject_response_format = reject_response_format

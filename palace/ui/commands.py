@@ -195,6 +195,45 @@ def _clear_memory(repl: Repl, arg: str) -> bool:
     return True
 
 
+def _context(repl: Repl, arg: str) -> bool:
+    from palace.memory.secrets import redact
+
+    status = repl.session.context_status()
+    reported = f"; the endpoint counted {status.reported:,} for the last request" if status.reported else ""
+    console = repl.console
+    console.print(
+        f"Context: about {status.estimate:,} of {status.window:,} tokens (folds past {status.limit:,}){reported}"
+    )
+    console.print(
+        f"Turns sent as they are: {status.sent_turns}; folded into the summary: {status.folded_turns}"
+        if status.folded_turns
+        else f"Turns sent as they are: {status.sent_turns} (nothing folded yet)"
+    )
+    snapshot = status.snapshot
+    if snapshot.summary:
+        console.print(f"Summary: {redact(snapshot.summary)}")
+    lines = snapshot.working.lines()
+    console.print("\n".join(redact(line) for line in lines) if lines else "Working context: (empty so far)")
+    return True
+
+
+def _compact(repl: Repl, arg: str) -> bool:
+    repl.console.info(repl.session.compact())
+    return True
+
+
+def _bring(repl: Repl, arg: str) -> bool:
+    from palace.sessions.card import bring_text, load_session_context
+
+    if not arg.strip():
+        raise PalaceError("usage: /bring ID (an id or its start, from the card or /sessions)")
+    text = bring_text(load_session_context(repl.settings.home, arg.strip()))
+    repl.session.bring(text)
+    repl.console.print(text)
+    repl.console.info("— added to this conversation")
+    return True
+
+
 def _exit(repl: Repl, arg: str) -> bool:
     return False
 
@@ -215,6 +254,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("clear-memory", "/clear-memory [yes] [all]", "remove every entry (asks first; undoable)", _clear_memory),
     Command("recall", "/recall QUERY", "search earlier sessions and memories", _recall),
     Command("sessions", "/sessions", "list recent sessions", _sessions),
+    Command("context", "/context", "the context in use: tokens, summary, goals, decisions, open questions", _context),
+    Command("compact", "/compact", "fold the older turns into the summary now", _compact),
+    Command("bring", "/bring ID", "put an earlier session's summary and goals into this conversation", _bring),
     Command("new", "/new", "archive this session and start a new one", _new),
     Command("model", "/model [NAME]", "show or switch the model", _model),
     Command("usage", "/usage", "tokens used this session", _usage),

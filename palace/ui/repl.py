@@ -15,6 +15,7 @@ from palace.agent.conversation import Conversation, TurnEvents
 from palace.app import App
 from palace.errors import PalaceError
 from palace.memory.ops import ChangeResult
+from palace.sessions.context import Snapshot
 from palace.ui import commands
 from palace.ui.console import Console, Spinner
 
@@ -62,6 +63,8 @@ class Repl:
         self._archive_orphans()
         self._privacy_notice()
         self.session = self._open_session(resume)
+        if resume is False:
+            self._context_card()
         self._review_notice()
         if self.interactive:
             app.warm_up()
@@ -85,6 +88,17 @@ class Repl:
         for proposal in outcome.proposed:
             text = f"? Proposed for review ({proposal.confidence}): {proposal.path}: {proposal.content} — /review"
             self.notify(text, change=True)
+
+    def _context_card(self) -> None:
+        """What the last sessions of this wing were about: for the user, never for the prompt (seed 003 L3)."""
+        from palace.sessions.card import card_lines, recent_sessions
+
+        if not self.wings:
+            return
+        journal = self.session.journal
+        cards = recent_sessions(self.settings.home, self.wings, exclude=journal.id if journal else None)
+        for line in card_lines(cards, self.wings):
+            self.console.info(line)
 
     def _privacy_notice(self) -> None:
         """Once per palace: what goes to the model provider."""
@@ -113,6 +127,9 @@ class Repl:
         if resume is not False:
             journal = self.app.resume_journal(None if resume is True else str(resume))
             self.console.info(f"Resumed session {journal.id} ({journal.turns} turns).")
+            working = Snapshot.from_json(journal.context).working
+            if not working.empty:
+                self.console.info(f"Working context: {working.counts()} — /context shows them.")
             self.wings = self.wings or journal.wings
         else:
             journal = self.app.start_journal(self.wings)
