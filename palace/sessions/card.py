@@ -21,6 +21,7 @@ SCAN_LIMIT = 200  # archives read at most to fill a card: start-up stays fast ho
 _ARCHIVE_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})-[0-9a-f]{8}\.md$")
 _STARTED = re.compile(r"^- Started:\s*(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2})(?: ([+-]\d{2}:\d{2}))?", re.M)
 _WING = re.compile(r"^- Wing:\s*(.*)$", re.M)
+_HEADER_BYTES = 2048  # the archive's header (id, times, model, wing, turns) is in its first few hundred bytes
 
 
 @dataclass
@@ -97,18 +98,29 @@ def recent_sessions(
         session_id = name.removesuffix(".md")
         if session_id == exclude:
             continue
-        path = sessions_dir(home) / name
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-            written = path.stat().st_mtime_ns
-        except OSError:
-            continue
-        card = parse_archive(session_id, text)
-        card.written = written
-        if wanted & {w.casefold() for w in card.wings}:
+        card = _read_if_in(sessions_dir(home) / name, session_id, wanted)
+        if card is not None:
             found.append(card)
             found.sort(key=lambda c: (c.started, c.written), reverse=True)
     return found[:count]
+
+
+def _read_if_in(path: Path, session_id: str, wanted: set[str]) -> SessionContext | None:
+    """The archive's context when its session was in one of the wanted wings (the header decides: only it is
+    read for the others)."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(_HEADER_BYTES)
+            wing = _WING.search(head.decode("utf-8", "replace"))
+            if wing is None or not wanted & {w.strip().casefold() for w in wing.group(1).split(",")}:
+                return None
+            text = (head + handle.read()).decode("utf-8", "replace")
+            written = os.fstat(handle.fileno()).st_mtime_ns
+    except OSError:
+        return None
+    card = parse_archive(session_id, text)
+    card.written = written
+    return card
 
 
 def card_lines(cards: list[SessionContext], wings: list[str]) -> list[str]:
