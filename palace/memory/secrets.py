@@ -13,25 +13,49 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 
-class SecretKind(NamedTuple):
-    """A kind of secret: the name a refusal or a redaction marker shows, and how to find it."""
+class SecretKind:
+    """A kind of secret: the name a refusal or a redaction marker shows, and how to find it.
 
-    name: str
-    pattern: re.Pattern[str]  # matched against the text as given
-    anchors: tuple[str, ...] = ()  # lower-case literals; every match contains one, case-folded; () = always run
-    # The same regex without IGNORECASE, run over text.lower() (same length, so the same spans): sre searches
-    # for a literal prefix only in case-sensitive patterns, and the keyword kinds run on most messages.
-    folded: re.Pattern[str] | None = None
+    Its regexes are compiled on first use: most texts admit only a few kinds by their anchors, and compiling
+    the whole table would cost every `palace memory ...` process most of its start-up."""
+
+    __slots__ = ("_folded", "_ignore_case", "_pattern", "anchors", "name", "source")
+
+    def __init__(self, name: str, source: str, anchors: tuple[str, ...], *, ignore_case: bool = False) -> None:
+        self.name = name
+        self.source = source
+        self.anchors = anchors  # lower-case literals; every match contains one, case-folded; () = always run
+        self._ignore_case = ignore_case
+        self._pattern: re.Pattern[str] | None = None
+        self._folded: re.Pattern[str] | None = None
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """The regex, matched against the text as given."""
+        if self._pattern is None:
+            self._pattern = re.compile(self.source, re.ASCII | (re.IGNORECASE if self._ignore_case else 0))
+        return self._pattern
+
+    @property
+    def folded(self) -> re.Pattern[str] | None:
+        """For a case-insensitive kind, the same regex without IGNORECASE, run over text.lower() (same length, so
+        the same spans): sre searches for a literal prefix only in case-sensitive patterns, and the keyword
+        kinds run on most messages."""
+        if not self._ignore_case:
+            return None
+        if self._folded is None:
+            self._folded = re.compile(self.source, re.ASCII)
+        return self._folded
 
 
 def _kind(name: str, pattern: str, *anchors: str) -> SecretKind:
     # ASCII mode: `\b` must see a boundary between `是` and `sk-`, as between a space and `sk-`.
-    return SecretKind(name, re.compile(pattern, re.ASCII), anchors)
+    return SecretKind(name, pattern, anchors)
 
 
 def _folded_kind(name: str, pattern: str, *anchors: str) -> SecretKind:
     """A case-insensitive kind; its pattern is written in lower case so that it also runs over lowered text."""
-    return SecretKind(name, re.compile(pattern, re.ASCII | re.IGNORECASE), anchors, re.compile(pattern, re.ASCII))
+    return SecretKind(name, pattern, anchors, ignore_case=True)
 
 
 def _at(prefix: str) -> str:

@@ -45,7 +45,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, row);
 def index_version() -> int:
     """The index format: the schema version and the secret patterns its text was redacted with. When
     either changes, the index is rebuilt, so it never keeps a secret that redact() now recognises."""
-    fingerprint = f"{SCHEMA_VERSION}|" + "|".join(kind.pattern.pattern for kind in SECRET_KINDS)
+    fingerprint = f"{SCHEMA_VERSION}|" + "|".join(kind.source for kind in SECRET_KINDS)
     return zlib.crc32(fingerprint.encode("utf-8")) & 0x7FFFFFFF or 1
 
 
