@@ -8,7 +8,7 @@ from pathlib import Path
 from palace.errors import PalaceError
 from palace.memory.secrets import redact
 from palace.sessions.archive import archive_path, write_archive
-from palace.sessions.catalog import find_journal, find_orphans, list_sessions
+from palace.sessions.catalog import find_journal, find_orphans, had_reply, list_sessions
 from palace.sessions.extract import MAX_FINAL_ROUNDS, Extractor
 from palace.sessions.journal import Journal, content_text, is_live, now, sessions_dir
 
@@ -25,10 +25,11 @@ def resume(home: Path, session_id: str | None = None) -> Journal:
 
 def finish(extractor: Extractor, journal: Journal) -> Path | None:
     """End a session: wait for a background extraction, run the final one, write and commit the archive,
-    mark the journal ended and release it. None (and no archive) for an empty session."""
+    mark the journal ended and release it. None (and no archive) for a session the model never answered and
+    that changed no memory (an empty one, only slash commands, every call failed): its journal is removed."""
     extractor.wait()
     journal.claim()
-    if not journal.messages and not journal.memory_events:
+    if not journal.memory_events and not had_reply(journal.messages):
         journal.discard()
         return None
     ended: datetime = now() if journal.live_here else (journal.ended or journal.last_activity)
