@@ -170,8 +170,9 @@ class Resumable:
 
 
 def resumable_sessions(home: Path, limit: int = 10, scan: int = 60) -> list[Resumable]:
-    """The latest sessions that had a reply and that no running palace holds, newest first."""
-    found: list[Resumable] = []
+    """The sessions last active most recently that had a reply and that no running palace holds, newest first
+    (among the `scan` latest started; archives name only the minute, so the journals decide the order)."""
+    found: list[tuple[tuple[datetime, int], Resumable]] = []
     for info in list_sessions(home)[:scan]:
         if info.journal is None:
             continue
@@ -179,16 +180,17 @@ def resumable_sessions(home: Path, limit: int = 10, scan: int = 60) -> list[Resu
             if is_live(info.journal):
                 continue
             journal = Journal.load(info.journal)
+            changed = info.journal.stat().st_mtime_ns
         except (OSError, PalaceError):
             continue
         if not had_reply(journal.messages):
             continue
         first = next((content_text(m.get("content")) for m in journal.messages if m.get("role") == "user"), "")
         summary = info.summary or ((journal.summary or "").strip().splitlines() or [""])[0]
-        found.append(Resumable(info.id, journal.started, journal.turns, " ".join(redact(first).split()), summary))
-        if len(found) >= limit:
-            break
-    return found
+        session = Resumable(info.id, journal.started, journal.turns, " ".join(redact(first).split()), summary)
+        found.append(((journal.last_activity, changed), session))
+    found.sort(key=lambda pair: pair[0], reverse=True)
+    return [session for _, session in found[:limit]]
 
 
 def transcript(home: Path, session_id: str) -> str:
