@@ -40,6 +40,7 @@ _TOML_KEYS: dict[str, str] = {
     "extraction.min_chars": "extract_min",
     "extraction.auto_save": "auto_save",
     "git.autocommit": "git_autocommit",
+    "pricing": "pricing",
 }
 
 _ENV_KEYS: dict[str, str] = {
@@ -81,6 +82,8 @@ class Settings:
     extract_min: int = 200
     auto_save: str = "high"  # what extraction saves without review: high (confidence) | all | none
     git_autocommit: bool = True
+    # [pricing."MODEL"] input = 0.40, output = 1.60: US dollars per million tokens, over palace's own table
+    pricing: dict[str, dict[str, float]] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict, repr=False)
 
     @property
@@ -166,6 +169,22 @@ def _choice(*allowed: str) -> Check:
     return check
 
 
+def _pricing(value: Any) -> Any:
+    """`{model: {"input": dollars, "output": dollars}}`, both per million tokens."""
+    if not isinstance(value, Mapping):
+        raise ValueError('must be a table of models, e.g. [pricing."gpt-4.1-mini"] input = 0.40 output = 1.60')
+    prices: dict[str, dict[str, float]] = {}
+    for model, price in value.items():
+        if not isinstance(price, Mapping) or set(price) != {"input", "output"}:
+            raise ValueError(f'[pricing."{model}"] needs exactly input = and output = (dollars per million tokens)')
+        for kind in ("input", "output"):
+            number = price[kind]
+            if isinstance(number, bool) or not isinstance(number, int | float) or number < 0:
+                raise ValueError(f'[pricing."{model}"] {kind} must be a number of dollars, 0 or more')
+        prices[str(model)] = {"input": float(price["input"]), "output": float(price["output"])}
+    return prices
+
+
 def _path(value: Any) -> Any:
     if not isinstance(value, str | Path):
         raise ValueError("must be a folder path")
@@ -193,6 +212,7 @@ _CHECKS: dict[str, Check] = {
     "extract_min": _number(int, low=0),
     "auto_save": _choice("high", "all", "none"),
     "git_autocommit": _flag,
+    "pricing": _pricing,
 }
 assert set(_CHECKS) == {f.name for f in dataclasses.fields(Settings)} - {"sources"}
 
@@ -209,9 +229,12 @@ def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    """The file's settings as dotted keys; the `pricing` table, keyed by model names with dots, stays whole."""
     try:
         with path.open("rb") as handle:
-            return _flatten(tomllib.load(handle))
+            table = tomllib.load(handle)
+            pricing = table.pop("pricing", None)
+            return _flatten(table) | ({"pricing": pricing} if pricing is not None else {})
     except FileNotFoundError:
         return {}
     except tomllib.TOMLDecodeError as exc:

@@ -40,6 +40,27 @@ def _note(left: int, budget: int) -> str:
 Wings = str | Sequence[str] | None  # the active wing(s): one name, several, or none
 
 
+def _is_comment(doc: Document, first: int, end: int) -> bool:
+    """Are lines [first, end) one HTML comment and nothing else?"""
+    text = "\n".join(doc.lines[first:end]).strip()
+    return text.startswith("<!--") and text.endswith("-->") and text.count("-->") == 1
+
+
+def _hide_comments(doc: Document, hidden: bytearray) -> None:
+    """HTML comments stay out of the prompt: rendered markdown does not show them, so people keep notes to
+    themselves there (and the starter file's pointer to the docs is one). A blank line left doubled goes too."""
+    for block in doc.blocks:
+        if block.kind != "block_html" or not _is_comment(doc, block.first, block.end):
+            continue
+        end, before = block.end, block.first - 1
+        while before >= 0 and hidden[before]:
+            before -= 1
+        if before < 0 or not doc.lines[before].strip():
+            while end < len(doc.lines) and not doc.lines[end].strip():
+                end += 1
+        hidden[block.first : end] = b"\x01" * (end - block.first)
+
+
 def wing_keys(wings: Wings) -> frozenset[str]:
     """The comparison keys of the active wings."""
     if wings is None:
@@ -59,6 +80,7 @@ class _Layout:
             if section.kind == Kind.WING and section.wing and wing_key(section.wing) not in keys:
                 others.setdefault(wing_key(section.wing), section.wing)
                 hidden[section.heading.line : section.end] = b"\x01" * (section.end - section.heading.line)
+        _hide_comments(doc, hidden)
         self.lines = [line if line.isascii() else _display(line) for line in doc.lines]
         self.sizes = [len(line) if line.isascii() else len(line.encode("utf-8")) for line in self.lines]
         self.kept = [i for i in range(count) if not hidden[i]]

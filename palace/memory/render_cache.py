@@ -17,7 +17,7 @@ from typing import Any
 
 from palace.memory.render import Rendered, Wings, wing_keys
 
-RENDER_VERSION = 2  # bump when render_document's output changes: older cached renders are ignored
+RENDER_VERSION = 3  # bump when render_document's output changes: older cached renders are ignored
 _KEEP = 8
 
 

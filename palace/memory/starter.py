@@ -8,33 +8,12 @@ from pathlib import Path
 from palace.errors import StoreError
 from palace.paths import PalacePaths
 
+# Only a pointer to the docs: what a new palace puts in the prompt is nothing (HTML comments stay out of it,
+# palace/memory/render.py), and an example line here would read to the model as a fact about the user.
 STARTER_MEMORIES = """\
-# Memories
-
-<!--
-This file is palace's long-term memory. It is plain markdown: read it, edit it, diff it.
-It is organised as a memory palace: Wing / Hall / Room.
-
-Halls are a fixed set: Preferences, Project Knowledge, Decisions, Workflow Patterns.
-Rooms are topics, named in kebab-case (programming-languages, frontend-stack).
-Wings are scopes, a project or a person (ifai, alice). Halls outside any wing apply everywhere.
-
-  ## Preferences                     a hall: applies everywhere
-  ### programming-languages          a room in that hall
-  - [2026-11-30] The user writes backends in Rust
-
-  ## ifai                            a wing: any level-2 heading that is not a hall
-  ### Project Knowledge              a hall inside the wing
-  #### frontend-stack                a room
-  - [2026-11-29] The front end is Vue 3 inside Tauri
-
-An entry is one list item on one line: "- [YYYY-MM-DD] what to remember", dated when it was
-last saved or confirmed, short (200 characters at most by default), and never a credential.
-Everything else (paragraphs, comments like this one, tables, code blocks) is yours: palace keeps
-it byte for byte and never reorders it.
-
-Check the file with `palace memory lint`; see its history with `palace log`.
--->
+<!-- palace's memory. Halls are ## Preferences, Project Knowledge, Decisions, Workflow Patterns;
+     rooms are ### headings; entries are "- [YYYY-MM-DD] fact" lines; a Wing is a ## heading that is not
+     a hall. The README's "The memory file" has the rest. Comments like this never reach the model. -->
 """
 
 
@@ -57,7 +36,7 @@ def create_palace(home: Path) -> list[str]:
             fd = os.open(paths.memories, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             with os.fdopen(fd, "wb") as handle:
                 handle.write(STARTER_MEMORIES.encode("utf-8"))
-            lines.append(f"wrote a starter {paths.memories} (the comment at its top explains the format)")
+            lines.append(f"wrote {paths.memories}: empty but for a comment that points to the format")
         if not paths.sessions.exists():
             paths.sessions.mkdir(mode=0o700)
     except OSError as exc:

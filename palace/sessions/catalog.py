@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from palace.errors import PalaceError, StoreError
 from palace.memory.secrets import redact
@@ -144,9 +145,65 @@ def find_journal(home: Path, session_id: str) -> Path:
     return path
 
 
-def _transcript(journal: Journal) -> str:
+_INTERRUPTED = re.compile(r"\n?\[reply interrupted: [^\]]*\]\s*$")
+
+
+def had_reply(messages: list[dict[str, Any]]) -> bool:
+    """Did the model answer at all: a reply with text (even one cut short) or a tool call?"""
+    for message in messages:
+        if message.get("role") != "assistant":
+            continue
+        if message.get("tool_calls") or _INTERRUPTED.sub("", content_text(message.get("content"))).strip():
+            return True
+    return False
+
+
+@dataclass
+class Resumable:
+    """A session worth resuming, as the picker shows it."""
+
+    id: str
+    started: datetime
+    turns: int
+    first: str  # the first thing the user said (one line, redacted)
+    summary: str  # the first line of the summary, or ""
+
+
+def resumable_sessions(home: Path, limit: int = 10, scan: int = 60) -> list[Resumable]:
+    """The sessions last active most recently that had a reply and that no running palace holds, newest first
+    (among the `scan` latest started; archives name only the minute, so the journals decide the order)."""
+    found: list[tuple[tuple[datetime, int], Resumable]] = []
+    for info in list_sessions(home)[:scan]:
+        if info.journal is None:
+            continue
+        try:
+            if is_live(info.journal):
+                continue
+            journal = Journal.load(info.journal)
+            changed = info.journal.stat().st_mtime_ns
+        except (OSError, PalaceError):
+            continue
+        if not had_reply(journal.messages):
+            continue
+        first = next((content_text(m.get("content")) for m in journal.messages if m.get("role") == "user"), "")
+        summary = info.summary or ((journal.summary or "").strip().splitlines() or [""])[0]
+        session = Resumable(info.id, journal.started, journal.turns, " ".join(redact(first).split()), summary)
+        found.append(((journal.last_activity, changed), session))
+    found.sort(key=lambda pair: pair[0], reverse=True)
+    return [session for _, session in found[:limit]]
+
+
+def transcript(home: Path, session_id: str) -> str:
+    """The session's conversation as readable text, from its journal (secrets redacted)."""
+    full = find_session(home, session_id)
+    folder = sessions_dir(home)
+    archived = (folder / f"{full}.md").exists()
+    return _transcript(Journal.load(find_journal(home, full)), archived=archived)
+
+
+def _transcript(journal: Journal, *, archived: bool = False) -> str:
     lines = [
-        f"# Session {journal.id} (not archived yet)",
+        f"# Session {journal.id}" + ("" if archived else " (not archived yet)"),
         "",
         f"- Started: {format_time(journal.started)}",
         f"- Model: {journal.model}",

@@ -8,7 +8,7 @@ from pathlib import Path
 from palace.errors import PalaceError
 from palace.memory.secrets import redact
 from palace.sessions.archive import archive_path, write_archive
-from palace.sessions.catalog import find_journal, find_orphans, list_sessions
+from palace.sessions.catalog import find_journal, find_orphans, had_reply, list_sessions
 from palace.sessions.extract import MAX_FINAL_ROUNDS, Extractor
 from palace.sessions.journal import Journal, content_text, is_live, now, sessions_dir
 
@@ -23,12 +23,14 @@ def resume(home: Path, session_id: str | None = None) -> Journal:
     raise PalaceError(f"no session to resume in {sessions_dir(home)}")
 
 
-def finish(extractor: Extractor, journal: Journal) -> Path | None:
+def finish(extractor: Extractor, journal: Journal, *, keep_unanswered: bool = False) -> Path | None:
     """End a session: wait for a background extraction, run the final one, write and commit the archive,
-    mark the journal ended and release it. None (and no archive) for an empty session."""
+    mark the journal ended and release it. None (and no archive) for a session the model never answered and
+    that changed no memory (an empty one, only slash commands, every call failed): its journal is removed,
+    unless keep_unanswered (a session that died waiting for its reply: what the user said still counts)."""
     extractor.wait()
     journal.claim()
-    if not journal.messages and not journal.memory_events:
+    if not keep_unanswered and not journal.memory_events and not had_reply(journal.messages):
         journal.discard()
         return None
     ended: datetime = now() if journal.live_here else (journal.ended or journal.last_activity)
@@ -126,7 +128,11 @@ def _archive_one(extractor: Extractor, journal: Journal, failure: str | None) ->
         error = failure
     else:
         extractor.last_error = None
-        finish(extractor, journal)
+        said = extractor.settings.extracting and extractor.pending_chars(journal) >= max(
+            1, extractor.settings.extract_min
+        )
+        if finish(extractor, journal, keep_unanswered=said) is None:
+            return f"Removed the unfinished session {journal.id}: the model never replied and nothing changed", None
         error = extractor.last_error
     if error is not None:
         partial = "with the summary of its first part only" if journal.summary else "without a summary"

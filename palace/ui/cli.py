@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import re
 import sys
 from collections.abc import Callable, Sequence
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from palace import __version__
 
@@ -25,6 +26,19 @@ def _date(text: str) -> date:
         return date.fromisoformat(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from exc
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a did-you-mean for a mistyped subcommand (Python 3.11's argparse has none)."""
+
+    def error(self, message: str) -> NoReturn:
+        wrong = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if wrong:
+            choices = re.findall(r"'([^']*)'", wrong.group(2))
+            close = difflib.get_close_matches(wrong.group(1), choices, n=1)
+            if close:
+                message += f"; did you mean `{close[0]}`?"
+        super().error(message)
 
 
 def _model_flags(parser: argparse.ArgumentParser) -> None:
@@ -45,10 +59,11 @@ def _model_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="palace",
         description="A terminal agent that remembers: memories live in $PALACE_HOME/memories.md (a memory palace).",
-        epilog="Run `palace demo` to see the whole loop offline. With no command, `palace chat` runs.",
+        epilog="Run `palace demo` to see the whole loop offline. With no command, `palace chat` runs; "
+        '`palace "QUESTION"` is `palace ask "QUESTION"`.',
     )
     parser.add_argument("--version", action="version", version=f"palace {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -63,9 +78,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ID",
         help="continue the latest session, or the one with this id",
     )
-    ask = sub.add_parser("ask", help="one message, one reply; the session is archived")
+    ask = sub.add_parser(
+        "ask", help="one message, one reply on stdout; piped stdin is added to the message", description=_ASK_HELP
+    )
     _model_flags(ask)
-    ask.add_argument("message", help="what to say")
+    ask.add_argument("message", nargs="*", help="what to say (piped stdin follows it)")
+    ask.add_argument("--json", action="store_true", help="print one JSON object: answer, session, tokens, changes")
 
     memory = sub.add_parser("memory", help="read and change memories.md")
     msub = memory.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -96,8 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
     sessions = sub.add_parser("sessions", help="archived sessions (cold memory)")
     ssub = sessions.add_subparsers(dest="action", metavar="ACTION", required=True)
     ssub.add_parser("list", help="sessions, newest first")
-    sshow = ssub.add_parser("show", help="one session's archive")
+    sshow = ssub.add_parser("show", help="one session's archive, or with --transcript its conversation")
     sshow.add_argument("id")
+    sshow.add_argument("--transcript", action="store_true", help="the messages themselves (paged on a terminal)")
     search = ssub.add_parser("search", help="search sessions and memories")
     search.add_argument("query", nargs="+")
     search.add_argument("--limit", type=int, default=5)
@@ -110,9 +129,60 @@ def build_parser() -> argparse.ArgumentParser:
     init.add_argument("--git", action="store_true", help="also make it a git repository that records each change")
     log = sub.add_parser("log", help="the history of memories.md")
     log.add_argument("--since", type=_date)
-    sub.add_parser("demo", help="the whole loop offline, against a bundled scripted model")
+    demo = sub.add_parser("demo", help="the whole loop offline, against a bundled scripted model")
+    demo.add_argument("--keep", action="store_true", help="keep the demo palace afterwards (its path is printed)")
     sub.add_parser("doctor", help="settings in effect, endpoint reachability, palace health")
+    shell = sub.add_parser("completion", help="print a shell completion script: palace completion bash|zsh|fish")
+    shell.add_argument("shell", choices=("bash", "zsh", "fish"))
     return parser
+
+
+_ASK_HELP = """One message, one reply. The reply alone goes to stdout (notices to stderr), so
+`$(palace ask "...")` captures the answer; text piped in is added after the message:
+`git diff | palace ask "review this"`. --json prints one object for scripts."""
+
+_CHAT_VALUE_FLAGS = frozenset({"--model", "--base-url", "--wing"})
+
+
+def command_names(parser: argparse.ArgumentParser) -> list[str]:
+    """The parser's subcommands."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return list(action.choices)
+    return []
+
+
+def route(words: list[str], commands: list[str]) -> list[str] | str:
+    """The words with the command made explicit (`palace` is chat, `palace "question"` is ask), or the
+    message for a mistyped command (`palace memroy`: did you mean `memory`?)."""
+    if not words:
+        return ["chat"]
+    first = words[0]
+    if first in {"-h", "--help", "--version"} or first in commands:
+        return words
+    if first == "help":
+        return ["--help"]
+    if first.startswith("-"):
+        return ["ask", *words] if _has_message(words) else ["chat", *words]
+    close = difflib.get_close_matches(first, commands, n=1, cutoff=0.75)
+    if close and re.fullmatch(r"[a-z][a-z-]*", first):
+        return f"unknown command `{first}`; did you mean `{close[0]}`? (`palace --help` lists the commands)"
+    return ["ask", *words]
+
+
+def _has_message(words: list[str]) -> bool:
+    """Chat flags followed by words that are not theirs: `palace --model M "question"`."""
+    expect_value = False
+    for word in words:
+        if expect_value:
+            expect_value = False
+        elif word == "--resume":
+            return False  # its optional ID would read as the message
+        elif word in _CHAT_VALUE_FLAGS:
+            expect_value = True
+        elif not word.startswith("-"):
+            return True
+    return False
 
 
 def _flags(args: argparse.Namespace) -> dict[str, Any]:
@@ -148,14 +218,33 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         Console().error(problem)
         return 2
-    if not words or (words[0].startswith("-") and words[0] not in {"-h", "--help", "--version"}):
-        words = ["chat", *words]  # `palace` and `palace --model M` mean `palace chat ...`
-    args = build_parser().parse_args(words)
+    parser = build_parser()
+    routed = route(words, command_names(parser))  # `palace`, `palace --model M`: chat; `palace "question"`: ask
+    if isinstance(routed, str):
+        parser.print_usage(sys.stderr)
+        sys.stderr.write(f"palace: error: {routed}\n")
+        return 2
+    args = parser.parse_args(routed)
+    try:
+        return _run(args)
+    except BrokenPipeError:  # `palace sessions list | head -1`: the reader left; so do we, quietly
+        from palace.ui.console import silence
+
+        silence(sys.stdout)
+        return 141
+
+
+def _run(args: argparse.Namespace) -> int:
     from palace.errors import PalaceError
     from palace.ui.console import Console
 
     console = Console()
     try:
+        if args.command == "completion":  # no settings needed, nor a palace
+            from palace.ui.shells import completion_script
+
+            sys.stdout.write(completion_script(args.shell, build_parser()))
+            return 0
         from palace.config import load_settings
 
         settings = load_settings(_flags(args))
@@ -182,15 +271,14 @@ def _chat(args: argparse.Namespace, settings: Settings, console: Console) -> int
 
 
 def _ask(args: argparse.Namespace, settings: Settings, console: Console) -> int:
-    from palace.app import detect_wings
-    from palace.ui.repl import Repl
+    from palace.ui.ask import run_ask
 
-    repl = Repl(_app(settings, console), console, wings=detect_wings(settings), interactive=False)
-    repl.run([args.message])
-    return 1 if repl.failed_turns else 0
+    return run_ask(list(args.message), settings, as_json=args.json)
 
 
 def _memory(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from palace.ui.console import change_line
+
     app = _app(settings, console)
     store = app.store
     action = args.action
@@ -216,7 +304,7 @@ def _memory(args: argparse.Namespace, settings: Settings, console: Console) -> i
             result = store.save(args.path, content, args.replaces, by="user")
         else:
             result = store.forget(args.path, content, by="user")
-        console.print(f"{result.symbol} {result.message}", "green")
+        console.print(change_line(result), "green")
     elif action == "lint":
         return _lint(args.file, settings, console)
     elif action == "undo":
@@ -292,7 +380,7 @@ def _edit(app: App, console: Console) -> int:
     store = app.store
     if not store.file.exists():
         init_palace(app.settings.home, git=False)
-    code = open_editor(store.file)
+    code = open_editor(store.file, notice=console.info)
     with store.lock():
         app.history.before_write(store.file)
     status = _lint(None, app.settings, console)
@@ -316,7 +404,8 @@ def _lint(file: str | None, settings: Settings, console: Console) -> int:
 
 
 def _sessions(args: argparse.Namespace, settings: Settings, console: Console) -> int:
-    from palace.sessions.catalog import find_journal, list_sessions, show_session
+    from palace.sessions.catalog import find_journal, list_sessions, show_session, transcript
+    from palace.ui.console import change_line
 
     if args.action == "list":
         infos = list_sessions(settings.home)
@@ -325,9 +414,13 @@ def _sessions(args: argparse.Namespace, settings: Settings, console: Console) ->
         for info in infos:
             summary = (info.summary or "").splitlines()[0] if info.summary else ""
             mark = "" if info.archived else "  (not archived yet)"
-            console.print(f"{info.date}  {info.id}  {info.turns:>3} turns  {summary[:90]}{mark}")
+            turns = f"{info.turns} turn{'' if info.turns == 1 else 's'}"
+            console.print(f"{info.date}  {info.id}  {turns:>9}  {summary[:90]}{mark}")
     elif args.action == "show":
-        console.print(show_session(settings.home, args.id))
+        from palace.ui.pager import page
+
+        console.end_line()
+        page(transcript(settings.home, args.id) if args.transcript else show_session(settings.home, args.id))
     elif args.action == "search":
         app = _app(settings, console)
         try:
@@ -346,7 +439,7 @@ def _sessions(args: argparse.Namespace, settings: Settings, console: Console) ->
             console.print("Nothing extracted.")
             return 1
         for result in outcome.results:
-            console.print(f"{result.symbol} {result.message}", "green")
+            console.print(change_line(result), "green")
         if outcome.dropped:
             console.warn(f"{outcome.dropped} invalid item(s) dropped")
         archive = app.finish(extractor, journal)
@@ -373,7 +466,7 @@ def _log(args: argparse.Namespace, settings: Settings, console: Console) -> int:
 def _demo(args: argparse.Namespace, settings: Settings, console: Console) -> int:
     from palace.ui.demo import run_demo
 
-    return run_demo(console)
+    return run_demo(console, keep=args.keep)
 
 
 def _doctor(args: argparse.Namespace, settings: Settings, console: Console) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from palace.memory.ops import ChangeResult
     from palace.memory.store import MemoryStore
     from palace.ui.console import Console
+    from palace.ui.pricing import CostMeter
 
 
 class Repl(Protocol):
@@ -26,6 +28,7 @@ class Repl(Protocol):
     store: MemoryStore
     console: Console
     session: Conversation
+    meter: CostMeter
 
     def show_change(self, change: ChangeResult) -> None: ...
 
@@ -46,19 +49,14 @@ class Command:
     run: Callable[[Repl, str], bool]  # returns False to leave the REPL
 
 
-def _split_path(arg: str, usage: str) -> tuple[str, str]:
-    path, _, content = arg.strip().partition(" ")
-    if not path or not content.strip():
-        raise PalaceError(f"usage: {usage}")
-    return path, content.strip()
-
-
 def _help(repl: Repl, arg: str) -> bool:
     repl.console.print("Commands:")
     width = max(len(c.usage) for c in COMMANDS)
     for command in COMMANDS:
         repl.console.print(f"  {command.usage.ljust(width)}  {command.help}")
-    repl.console.print("Anything else is a message to the model. Ctrl-C stops a reply, Ctrl-D exits.")
+    repl.console.print("Anything else is a message to the model; start it with // to begin it with a slash.")
+    repl.console.print("Esc-Enter or Ctrl-J adds a line, so does a trailing \\; a paste is one message.")
+    repl.console.print("Ctrl-C stops a reply, Ctrl-D exits.")
     return True
 
 
@@ -81,7 +79,7 @@ def _edit(repl: Repl, arg: str) -> bool:
 
     if not repl.store.file.exists():
         init_palace(repl.settings.home, git=False)
-    code = open_editor(repl.store.file)
+    code = open_editor(repl.store.file, notice=repl.console.info)
     repl.commit_hand_edit()
     if code != 0:
         repl.console.warn(f"the editor exited with status {code}")
@@ -96,12 +94,16 @@ def _edit(repl: Repl, arg: str) -> bool:
 
 
 def _remember(repl: Repl, arg: str) -> bool:
-    path, content = _split_path(arg, "/remember PATH CONTENT")
+    from palace.ui.pathargs import split_path_arg
+
+    path, content = split_path_arg(arg, "/remember PATH CONTENT")
     return _user_change(repl, repl.store.save(path, content, by="user"))
 
 
 def _forget(repl: Repl, arg: str) -> bool:
-    path, content = _split_path(arg, "/forget PATH CONTENT")
+    from palace.ui.pathargs import split_path_arg
+
+    path, content = split_path_arg(arg, "/forget PATH CONTENT")
     return _user_change(repl, repl.store.forget(path, content, by="user"))
 
 
@@ -160,14 +162,38 @@ def _model(repl: Repl, arg: str) -> bool:
     if name:
         repl.set_model(name)
         repl.console.print(f"Model: {name} (from now on in this session)")
-    else:
-        repl.console.print(f"Model: {repl.settings.model} at {repl.settings.base_url or 'the OpenAI API'}")
+        return True
+    current = repl.settings.model
+    repl.console.print(f"Model: {current} at {repl.settings.base_url or 'the OpenAI API'}")
+    try:
+        models = repl.app.client.list_models()
+    except PalaceError as exc:
+        repl.console.warn(f"cannot list the endpoint's models: {exc}")
+        return True
+    from palace.ui.doctor import model_listed
+
+    if not models:
+        repl.console.print("The endpoint lists no models.")
+        return True
+    repl.console.print(f"The endpoint's models ({len(models)}); /model NAME switches:")
+    for model in models:
+        here = model_listed(current, [model])
+        repl.console.print(f"  {'*' if here else ' '} {model}{'  (current)' if here else ''}")
+    if not model_listed(current, models):
+        repl.console.warn(f"{current} is not among them")
     return True
 
 
 def _usage(repl: Repl, arg: str) -> bool:
     inp, out = repl.session.usage
     repl.console.print(f"Tokens this session: input {inp:,}, output {out:,}, total {inp + out:,}")
+    for line in repl.meter.lines():
+        repl.console.print(line)
+    return True
+
+
+def _clear(repl: Repl, arg: str) -> bool:
+    repl.console.clear()
     return True
 
 
@@ -258,9 +284,11 @@ COMMANDS: tuple[Command, ...] = (
     Command("compact", "/compact", "fold the older turns into the summary now", _compact),
     Command("bring", "/bring ID", "put an earlier session's summary and goals into this conversation", _bring),
     Command("new", "/new", "archive this session and start a new one", _new),
-    Command("model", "/model [NAME]", "show or switch the model", _model),
-    Command("usage", "/usage", "tokens used this session", _usage),
-    Command("exit", "/exit", "archive the session and leave (also Ctrl-D)", _exit),
+    Command("model", "/model [NAME]", "list the endpoint's models, or switch to one", _model),
+    Command("usage", "/usage", "tokens used this session, and their cost when the model's price is known", _usage),
+    Command("clear", "/clear", "clear the screen", _clear),
+    Command("exit", "/exit", "archive the session and leave (also /quit, Ctrl-D)", _exit),
+    Command("quit", "/quit", "the same as /exit", _exit),
 )
 _BY_NAME = {command.name: command for command in COMMANDS}
 
@@ -279,6 +307,21 @@ def resolve(word: str) -> Command:
     close = difflib.get_close_matches(name, list(_BY_NAME), n=1)
     hint = f' (did you mean "/{close[0]}"?)' if close else ""
     raise PalaceError(f"unknown command /{name}{hint}; /help lists the commands")
+
+
+def is_command(line: str) -> bool:
+    """Is this line a slash command? Not when it starts with `//` (the escape: a message that begins with
+    "/") or with a path: `/etc/hosts is ...`, or a word naming no command that exists on disk (`/tmp`)."""
+    if not line.startswith("/") or line.startswith("//"):
+        return False
+    word = line.split(maxsplit=1)[0]
+    if "/" in word[1:]:
+        return False
+    try:
+        resolve(word)
+    except PalaceError:
+        return not os.path.exists(word)
+    return True
 
 
 def dispatch(repl: Repl, line: str) -> bool:

@@ -6,21 +6,70 @@ import itertools
 import os
 import sys
 import threading
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from palace.memory.ops import ChangeResult
+    from palace.ui.markdown import MarkdownStream
 
 _STYLES = {"dim": "2", "bold": "1", "green": "32", "yellow": "33", "red": "31", "cyan": "36"}
+# ChangeResult.symbol marks a forget with ✗, which the REPL keeps for failures: the UI shows its own marks.
+_MARKS = {"saved": "✓", "refreshed": "↻", "unchanged": "=", "replaced": "✎", "forgotten": "−"}
+FAILED = "✗"
+
+
+def mark(change: ChangeResult) -> str:
+    """The mark shown before a memory change: ✓ saved, ↻ refreshed, = confirmed, ✎ replaced, − forgotten."""
+    return _MARKS.get(change.action, change.symbol)
+
+
+def change_line(change: ChangeResult) -> str:
+    return f"{mark(change)} {change.message}"
+
+
+def silence(stream: TextIO) -> None:
+    """Point a stream whose reader went away (`| head`) at /dev/null, so that no later write or the flush
+    at exit raises BrokenPipeError again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def colour_allowed(stream: TextIO) -> bool:
+    """A terminal, no NO_COLOR, not TERM=dumb."""
+    try:
+        tty = stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+    return tty and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
 
 
 class Console:
-    """Writes lines and streamed text; colour only on a terminal (and never with NO_COLOR)."""
+    """Lines on `out`, errors on `err`, the streamed reply on `reply` (default: out), rendered as markdown
+    when `reply` is a colour terminal; colour only on a terminal (and never with NO_COLOR)."""
 
-    def __init__(self, out: TextIO | None = None, err: TextIO | None = None, *, color: bool | None = None) -> None:
+    def __init__(
+        self,
+        out: TextIO | None = None,
+        err: TextIO | None = None,
+        *,
+        color: bool | None = None,
+        reply: TextIO | None = None,
+        markdown: bool | None = None,
+    ) -> None:
         self.out = out or sys.stdout
         self.err = err or sys.stderr
-        if color is None:
-            color = self.out.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
-        self.color = color
+        self.reply = reply or self.out
+        self.color = colour_allowed(self.out) if color is None else color
+        if markdown is None:
+            markdown = self.color if self.reply is self.out else colour_allowed(self.reply)
+        self.markdown = markdown
         self._mid_line = False
+        self._stream: MarkdownStream | None = None
+        self.reply_closed = False  # the reader of the reply went away (`palace ask ... | head -3`)
 
     def style(self, text: str, style: str) -> str:
         if not self.color or style not in _STYLES:
@@ -28,22 +77,47 @@ class Console:
         return f"\x1b[{_STYLES[style]}m{text}\x1b[0m"
 
     def write(self, text: str) -> None:
-        """Streamed text, no newline added."""
-        if text:
-            self.out.write(text)
-            self.out.flush()
-            self._mid_line = not text.endswith("\n")
+        """Streamed reply text, no newline added; markdown is rendered block by block as it completes.
+        When the reply's reader has gone the text is dropped: the turn goes on, and the journal has it."""
+        if not text or self.reply_closed:
+            return
+        try:
+            self._write(text)
+        except BrokenPipeError:
+            self.reply_closed = True
+            self._stream = None
+            silence(self.reply)
+
+    def _write(self, text: str) -> None:
+        if self.markdown:
+            if self._stream is None:
+                from palace.ui.markdown import MarkdownStream
+
+                self._stream = MarkdownStream(self.reply)
+            self._stream.feed(text)
+            return
+        self.reply.write(text)
+        self.reply.flush()
+        self._mid_line = not text.endswith("\n")
 
     def end_line(self) -> None:
-        """Finish a streamed line, if one is open."""
-        if self._mid_line:
-            self.write("\n")
+        """Finish the streamed reply: print the markdown still in progress, or end a plain line left open."""
+        stream, self._stream = self._stream, None
+        mid_line, self._mid_line = self._mid_line, False
+        try:
+            if stream is not None:
+                stream.finish()
+            if mid_line:
+                self.reply.write("\n")
+                self.reply.flush()
+        except BrokenPipeError:
+            self.reply_closed = True
+            silence(self.reply)
 
     def print(self, text: str = "", style: str = "") -> None:
         self.end_line()
         self.out.write(self.style(text, style) + "\n")
         self.out.flush()
-        self._mid_line = False
 
     def info(self, text: str) -> None:
         self.print(text, "dim")
@@ -60,6 +134,13 @@ class Console:
         self.err.write(self.style(f"Error: {text}", "red") + "\n")
         self.err.flush()
 
+    def clear(self) -> None:
+        """Clear a terminal screen (nothing on a pipe)."""
+        self.end_line()
+        if self.color or colour_allowed(self.out):
+            self.out.write("\x1b[H\x1b[2J\x1b[3J")
+            self.out.flush()
+
 
 class Spinner:
     """A one-line spinner on a terminal while waiting for the first token."""
@@ -74,6 +155,7 @@ class Spinner:
         if not self.enabled:
             return
         if waiting and self._thread is None:
+            self.console.end_line()  # the text before a tool call: the spinner would write over it
             self._stop.clear()
             self._thread = threading.Thread(target=self._spin, daemon=True)
             self._thread.start()
@@ -83,10 +165,11 @@ class Spinner:
             self._thread = None
 
     def _spin(self) -> None:
+        out = self.console.reply
         for frame in itertools.cycle("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"):
-            self.console.out.write(f"\r{self.console.style(frame + ' thinking…', 'dim')}")
-            self.console.out.flush()
+            out.write(f"\r{self.console.style(frame + ' thinking…', 'dim')}")
+            out.flush()
             if self._stop.wait(0.08):
                 break
-        self.console.out.write("\r\x1b[K")
-        self.console.out.flush()
+        out.write("\r\x1b[K")
+        out.flush()

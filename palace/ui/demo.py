@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -62,13 +63,38 @@ def demo_responder(body: dict[str, Any]) -> Step:
     return Step(text="Here is a unittest-style test (I don't know your preferences yet).", chunk_size=12)
 
 
-def run_demo(console: Console) -> int:
-    """Play both sessions in a temporary palace and show what was remembered and archived."""
+def run_demo(console: Console, *, keep: bool = False) -> int:
+    """Play both sessions in a temporary palace and show what was remembered and archived; with keep, the
+    palace stays for a look afterwards (its path is printed)."""
+    tmp = tempfile.mkdtemp(prefix="palace-demo-")
+    try:
+        home = Path(tmp) / "palace"
+        _play(console, home)
+    finally:
+        if not keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+    console.print("")
+    if keep:
+        console.print(f"The demo palace is kept at {home}; look around with:", "bold")
+        console.print(f"  PALACE_HOME={home} palace memory show")
+        console.print(f"  PALACE_HOME={home} palace sessions list")
+        console.print(f"  rm -r {tmp}   (when done)")
+        console.print("")
+    console.print("To use palace with a real model:", "bold")
+    console.print("  OpenAI:     export OPENAI_API_KEY=sk-...  (optional: export PALACE_MODEL=gpt-4.1-mini)")
+    console.print("  Ollama:     export OPENAI_BASE_URL=http://localhost:11434/v1 PALACE_MODEL=llama3.1")
+    console.print("  vLLM:       export OPENAI_BASE_URL=http://localhost:8000/v1 PALACE_MODEL=<served model>")
+    console.print("  llama.cpp:  export OPENAI_BASE_URL=http://localhost:8080/v1")
+    console.print("then run `palace` (or `palace doctor` to check the connection).")
+    return 0
+
+
+def _play(console: Console, home: Path) -> None:
+    """Both sessions against the scripted model, then memories.md and the first archive."""
     from palace.app import App
     from palace.ui.repl import Repl
 
-    with tempfile.TemporaryDirectory(prefix="palace-demo-") as tmp, ScriptedServer(responder=demo_responder) as server:
-        home = Path(tmp) / "palace"
+    with ScriptedServer(responder=demo_responder) as server:
         settings = load_settings(
             {"home": home, "base_url": server.base_url, "api_key": "demo-no-key", "model": "palace-demo"},
             env={},
@@ -92,14 +118,6 @@ def run_demo(console: Console) -> int:
             console.print("")
             console.print(f"── the archive of session 1 ({archive.name}) " + "─" * 10, "cyan")
             console.print(archive.read_text(encoding="utf-8").rstrip())
-    console.print("")
-    console.print("To use palace with a real model:", "bold")
-    console.print("  OpenAI:     export OPENAI_API_KEY=sk-...  (optional: export PALACE_MODEL=gpt-4.1-mini)")
-    console.print("  Ollama:     export OPENAI_BASE_URL=http://localhost:11434/v1 PALACE_MODEL=llama3.1")
-    console.print("  vLLM:       export OPENAI_BASE_URL=http://localhost:8000/v1 PALACE_MODEL=<served model>")
-    console.print("  llama.cpp:  export OPENAI_BASE_URL=http://localhost:8080/v1")
-    console.print("then run `palace` (or `palace doctor` to check the connection).")
-    return 0
 
 
 def _echo(console: Console, lines: list[str]) -> Any:

@@ -8,6 +8,7 @@ import sys
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import date
+from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
@@ -17,18 +18,21 @@ from palace.errors import PalaceError
 from palace.memory.ops import ChangeResult
 from palace.sessions.context import Snapshot
 from palace.ui import commands
-from palace.ui.console import Console, Spinner
+from palace.ui.console import FAILED, Console, Spinner, change_line, mark
+from palace.ui.pricing import CostMeter
 
 if TYPE_CHECKING:
     from prompt_toolkit.application import Application
     from prompt_toolkit.input import Input
     from prompt_toolkit.output import Output
 
+    from palace.agent.conversation import TurnResult
     from palace.model.tools import MemoryRecall
     from palace.sessions.extract import ExtractionOutcome
     from palace.sessions.journal import Journal
 
 _MEMORY_TOOLS = frozenset({"MemorySave", "MemoryForget"})
+_CHANGED_ON_DISK = "memories.md changed on disk; the next turn uses the new version"
 
 
 class Repl:
@@ -59,7 +63,11 @@ class Repl:
         self._app: Application[Any] | None = None
         self._shown: Any = None
         self.failed_turns = 0
+        self.archive: Path | None = None  # where the session was archived, once it ended
+        self.last_result: TurnResult | None = None  # the last turn's (None when Ctrl-C escaped it)
+        self._edit_told = False  # the watcher told of a hand edit the prompt does not have yet
         self.spinner = Spinner(console, self.interactive and console.color)
+        self.meter = CostMeter(self.settings.pricing)
         self._archive_orphans()
         self._privacy_notice()
         self.session = self._open_session(resume)
@@ -125,12 +133,23 @@ class Repl:
     def _open_session(self, resume: str | bool) -> Conversation:
         journal: Journal
         if resume is not False:
-            journal = self.app.resume_journal(None if resume is True else str(resume))
+            if resume is True:
+                from palace.ui.picker import choose_session
+
+                resume = choose_session(
+                    self.settings.home,
+                    self.console,
+                    interactive=self.interactive,
+                    pt_input=self.pt_input,
+                    pt_output=self.pt_output,
+                )
+            journal = self.app.resume_journal(str(resume))
             self.console.info(f"Resumed session {journal.id} ({journal.turns} turns).")
             working = Snapshot.from_json(journal.context).working
             if not working.empty:
                 self.console.info(f"Working context: {working.counts()} — /context shows them.")
             self.wings = self.wings or journal.wings
+            self.meter.add(journal.model, *journal.usage)
         else:
             journal = self.app.start_journal(self.wings)
         session = Conversation(
@@ -142,9 +161,17 @@ class Repl:
             extractor=self.extractor if self.settings.extracting else None,
             recall=self._recall_tool,
         )
-        for notice in session.notices:
-            self.console.warn(notice)
+        self._show_prompt_notices(session, session.notices)
         return session
+
+    def _show_prompt_notices(self, session: Conversation, notices: list[str] | None = None) -> None:
+        """What is worth saying about the session's prompt (built again from the file as it is now, unless the
+        notices of the build just made are given)."""
+        for notice in session.rebuild_prompt() if notices is None else notices:
+            rendered = session.rendered
+            if notice == rendered.warning and not rendered.text.strip() and not rendered.unreadable:
+                continue  # no memories yet (a new palace): nothing to warn about
+            self.console.warn(notice)
 
     def end_session(self) -> None:
         """Archive the session (extraction first); Ctrl-C leaves it for the next start."""
@@ -152,6 +179,7 @@ class Repl:
         self.session.close()
         if journal is None:
             return
+        asked = journal.turns
         self.spinner.set(True)
         try:
             archive = self.app.finish(self.extractor, journal)  # also archives when extraction is off
@@ -166,9 +194,12 @@ class Repl:
         finally:
             self.spinner.set(False)
             journal.close()
+        self.archive = archive
         self.flush_notices()  # what the final extraction saved or proposed
         if archive is not None:
             self.console.info(f"Session archived: {archive}")
+        elif asked:
+            self.console.info("Session not kept: the model never replied and no memory changed.")
 
     def new_session(self) -> None:
         self.end_session()
@@ -176,11 +207,18 @@ class Repl:
         self.console.info(f"New session {self.session.journal.id if self.session.journal else ''}.")
 
     def commit_hand_edit(self) -> None:
-        """Record a hand edit in git right away (a no-op without git or without changes)."""
+        """After /edit: record the hand edit in git right away (a no-op without git or without changes) and
+        build the prompt from it now, so that neither the watcher nor the next turn announces it again."""
         with self.store.lock():
             self.app.history.before_write(self.store.file)
+        if self.session.hand_edited():
+            self._show_prompt_notices(self.session)
+        self._edit_told = False
+        with self._notice_lock:
+            self._notices = [notice for notice in self._notices if notice[0] != _CHANGED_ON_DISK]
 
     def set_model(self, name: str) -> None:
+        """Switch the model for the rest of this session."""
         self.settings.model = name
         self.app.client.model = name
 
@@ -196,11 +234,11 @@ class Repl:
     # ------------------------------------------------------------------ output
     def show_change(self, change: ChangeResult) -> None:
         style = "yellow" if change.action == "forgotten" else "green"
-        self.console.print(f"{change.symbol} {change.message}", style)
+        self.console.print(change_line(change), style)
 
     def _show_tool_error(self, tool: str, message: str) -> None:
         label = "Not saved" if tool in _MEMORY_TOOLS else tool
-        self.console.print(f"✗ {label}: {message}", "red")
+        self.console.print(f"{FAILED} {label}: {message}", "red")
 
     def notify(self, text: str, *, change: bool = False) -> None:
         """A notice (or, with `change`, a memory change line) from another thread: printed above the prompt
@@ -233,23 +271,29 @@ class Repl:
 
     def _on_file_changed(self) -> None:
         for change in self.store.repair_recent():  # an editor's save dropped what palace had just saved
-            text = f"{change.symbol} Saved again (an editor's save had dropped it): {change.path}: {change.content}"
+            text = f"{mark(change)} Saved again (an editor's save had dropped it): {change.path}: {change.content}"
             self.notify(text, change=True)
-        if self.session.hand_edited():
-            self.notify("memories.md changed on disk; the next turn uses the new version")
+        if self.session.hand_edited() and not self._edit_told:
+            self._edit_told = True
+            self.notify(_CHANGED_ON_DISK)
 
     # ------------------------------------------------------------------ input
     def handle(self, line: str) -> bool:
-        """One line of input; False when the REPL should end."""
+        """One message or command (it may span lines); False when the REPL should end."""
         line = line.strip()
         if not line:
             return True
-        if line.startswith("/"):
+        if commands.is_command(line):
             return commands.dispatch(self, line)
-        self.chat(line)
+        self.chat(line[1:] if line.startswith("//") else line)
         return True
 
-    def chat(self, text: str) -> None:
+    def chat(self, text: str) -> TurnResult | None:
+        """One turn with the model, shown as it streams; None when Ctrl-C escaped the model call."""
+        if self._edit_told:  # the watcher said so already: the turn need not say it again
+            self._edit_told = False
+            if self.session.hand_edited():
+                self._show_prompt_notices(self.session)
         events = TurnEvents(
             on_text=self.console.write,
             on_change=self.show_change,
@@ -257,23 +301,30 @@ class Repl:
             on_notice=self.console.warn,
             on_waiting=self.spinner.set,
         )
+        model, before = self.settings.model, tuple(self.session.usage)
+        self.last_result = None
         try:
             result = self.session.turn(text, events)
         except KeyboardInterrupt:
             self.spinner.set(False)
             self.console.end_line()
             self.console.warn("stopped")
-            return
+            return None
+        finally:
+            self.meter.add(model, self.session.usage[0] - before[0], self.session.usage[1] - before[1])
+        self.last_result = result
         self.console.end_line()
         if result.interrupted:
             self.console.warn(f"reply {result.interrupted}")
         if result.error:
             self.failed_turns += 1
             self.console.error(result.error)
+        return result
 
     def _lines(self) -> Iterator[str]:
-        for raw in sys.stdin:
-            yield raw.rstrip("\n")
+        from palace.ui.keys import joined_lines
+
+        return joined_lines(raw.rstrip("\n") for raw in sys.stdin)
 
     def run(self, lines: Iterable[str] | None = None) -> int:
         """Run until /exit, Ctrl-D or end of input; the session is archived on the way out."""
@@ -310,6 +361,7 @@ class Repl:
         from prompt_toolkit.history import FileHistory
 
         from palace.ui.completion import completer
+        from palace.ui.keys import key_bindings
 
         history_file = self.settings.paths.input_history
         history_file.touch(mode=0o600, exist_ok=True)
@@ -319,11 +371,14 @@ class Repl:
             completer=completer(self.store),
             complete_while_typing=False,
             bottom_toolbar=self._toolbar,
+            key_bindings=key_bindings(),
+            prompt_continuation="  ",
             input=self.pt_input,
             output=self.pt_output,
         )
         self._app = prompt.app
-        self.console.info("palace — /help for commands, Ctrl-D to leave.")
+        for line in self.startup_lines():
+            self.console.info(line)
         while True:
             self.flush_notices()
             try:
@@ -335,13 +390,27 @@ class Repl:
             if not self.handle(line):
                 break
 
+    def startup_lines(self) -> list[str]:
+        """What the REPL says when it starts: where it talks to, with what memory, and the keys."""
+        rendered = self.session.rendered
+        where = self.settings.base_url or "the OpenAI API"
+        wings = self.session.wings
+        wing = f"wing{'s' * (len(wings) > 1)} {', '.join(wings)}" if wings else "no wing"
+        entries = f"{rendered.total_entries} {'entry' if rendered.total_entries == 1 else 'entries'}"
+        return [
+            f"palace · {self.settings.model} at {where} · {wing} · memory: {entries}, "
+            f"{rendered.size:,} of {self.settings.memory_budget:,} bytes",
+            "/help for commands · Esc-Enter or Ctrl-J for a new line · Ctrl-C stops a reply · Ctrl-D leaves",
+        ]
+
     def _toolbar(self) -> str:
         rendered = self.store.render(self.session.wings, self.settings.memory_budget)  # a stat when unchanged
         inp, out = self.session.usage
         wing = ", ".join(self.session.wings) or "—"
+        cost = self.meter.short()
         memory = (
             f"memory {rendered.size:,}/{self.settings.memory_budget:,} B"
             if self.settings.memory_enabled
             else "memory off"
         )
-        return f" {self.settings.model} · wing {wing} · {memory} · tokens {inp + out:,} "
+        return f" {self.settings.model} · wing {wing} · {memory} · tokens {inp + out:,}{' · ' + cost if cost else ''} "
