@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from palace.history import merge as merge_module
-from palace.history.merge import OURS_MARK, THEIRS_MARK, merge_memories, run_driver
+from palace.history.merge import merge_memories, run_driver
+from palace.history.tree import OURS_MARK, THEIRS_MARK
 from palace.memory import ops
 from palace.memory.document import Document
 from palace.memory.halls import parse_path

@@ -19,67 +19,27 @@ from pathlib import Path
 from typing import TextIO
 
 from palace.history.git import GitTrouble, run_git
+from palace.history.tree import (
+    Conflict,
+    Ident,
+    Item,
+    Line,
+    Node,
+    Piece,
+    Token,
+    has_content,
+    ident_of,
+    lines_of,
+    read_tree,
+    texts_of,
+    tokens_of,
+    write_tree,
+)
 from palace.history.weave import Op, Side, common_tokens, sync_regions
-from palace.memory.document import BOM, Document, Kind, Section
-from palace.memory.halls import wing_key
-from palace.memory.lint import section_label
-from palace.memory.ops import normalise
+from palace.memory.document import Document
 
 NOTES_FILE = "palace-merge-notes"  # inside .git/: what the driver kept and why, for `palace sync` to show
 SIMILAR = 0.5  # an entry replaced in place by one sharing this much of its words was rewritten, not forgotten
-OURS_MARK, MIDDLE_MARK, THEIRS_MARK = "<<<<<<< ours", "=======", ">>>>>>> theirs"
-
-Ident = tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Line:
-    """A line of the user's own text (or of a heading), with its ending (None: the merged file's newline)."""
-
-    text: str
-    eol: str | None
-
-    @property
-    def blank(self) -> bool:
-        return not self.text.strip()
-
-
-@dataclass(frozen=True)
-class Item:
-    """An entry: its lines, and what it means."""
-
-    ident: Ident
-    lines: tuple[Line, ...]
-    key: str
-    content: str
-    date: str | None
-    raw_date: str | None
-    path: str
-    words: frozenset[str]
-
-
-@dataclass
-class Node:
-    """A section (or the whole file), its heading lines and what is in it, in order."""
-
-    ident: Ident
-    heading: tuple[Line, ...]
-    items: list[Piece]
-    blank_before: bool  # the heading had a blank line before it
-    label: str  # where it is, for messages: "Preferences/editors"
-
-
-@dataclass(frozen=True)
-class Conflict:
-    """Lines both sides changed differently: left to the user between git's conflict markers."""
-
-    ours: tuple[Line, ...]
-    theirs: tuple[Line, ...]
-    where: str
-
-
-Token = Line | Item | Node
-Piece = Token | Conflict
 
 
 @dataclass
@@ -89,109 +49,7 @@ class MergeResult:
     notes: list[str] = field(default_factory=list)  # what the merge decided that a user should hear
 
 
-def ident_of(token: Token) -> Ident:
-    if isinstance(token, Line):
-        return ("p", token.text)
-    return token.ident
-
-
-# --------------------------------------------------------------------------- reading a version as a tree
-
-
-def _section_key(section: Section) -> Ident:
-    kind = section.kind
-    if kind in (Kind.HALL, Kind.WING_HALL) and section.hall is not None:
-        return (str(kind), section.hall.value)
-    if kind == Kind.WING and section.wing:
-        return (str(kind), wing_key(section.wing))
-    if kind == Kind.ROOM and section.room:
-        return (str(kind), section.room)
-    return (str(kind), str(section.heading.level), normalise(section.heading.text))
-
-
-class _Reader:
-    """One version of the file as a tree of Nodes."""
-
-    def __init__(self, doc: Document, *, own_endings: bool) -> None:
-        self.doc = doc
-        self.own_endings = own_endings  # the current side's lines keep their endings; the others take its newline
-        self.entries = {e.start: e for e in doc.entries if e.path is not None}
-        self.kids: dict[int, list[tuple[int, Section]]] = {}
-        stack: list[tuple[int, Section]] = []
-        for index, section in enumerate(sorted(doc.sections, key=lambda s: s.heading.line)):
-            while stack and stack[-1][1].end <= section.heading.line:
-                stack.pop()
-            self.kids.setdefault(stack[-1][0] if stack else -1, []).append((index, section))
-            stack.append((index, section))
-
-    def line(self, number: int) -> Line:
-        return Line(self.doc.lines[number], self.doc.eols[number] if self.own_endings else None)
-
-    def root(self) -> Node:
-        return Node(("root",), (), self._items(-1, 0, len(self.doc.lines)), False, "the top of the file")
-
-    def _node(self, index: int, section: Section) -> Node:
-        heading = section.heading
-        end = max(section.end, heading.end)
-        blank_before = heading.line > 0 and not self.doc.lines[heading.line - 1].strip()
-        lines = tuple(self.line(n) for n in range(heading.line, heading.end))
-        key = ("s", *_section_key(section))
-        return Node(key, lines, self._items(index, heading.end, end), blank_before, section_label(section))
-
-    def _items(self, index: int, start: int, end: int) -> list[Piece]:
-        items: list[Piece] = []
-        children = self.kids.get(index, [])
-        k = 0
-        number = start
-        while number < end:
-            if k < len(children) and children[k][1].heading.line <= number:
-                child_index, child = children[k]
-                k += 1
-                items.append(self._node(child_index, child))
-                number = max(child.end, child.heading.end, number + 1)
-                continue
-            limit = children[k][1].heading.line if k < len(children) else end
-            entry = self.entries.get(number)
-            if entry is not None and entry.path is not None and number < entry.end <= limit:
-                lines = tuple(self.line(n) for n in range(entry.start, entry.end))
-                key = normalise(entry.content)
-                path = str(entry.path)
-                items.append(Item(("e", key), lines, key, entry.content, entry.date, entry.raw_date, path, entry.words))
-                number = entry.end
-            else:
-                items.append(self.line(number))
-                number += 1
-        return _numbered(items)
-
-
-def _numbered(items: list[Piece]) -> list[Piece]:
-    """Entries and sections given an occurrence number, so that each identity is unique among its siblings."""
-    seen: dict[Ident, int] = {}
-    out: list[Piece] = []
-    for item in items:
-        if isinstance(item, Item | Node):
-            count = seen.get(item.ident, 0)
-            seen[item.ident] = count + 1
-            item = replace(item, ident=(*item.ident, str(count)))
-        out.append(item)
-    return out
-
-
 # --------------------------------------------------------------------------- small helpers
-
-
-def _texts(piece: Piece) -> tuple[str, ...]:
-    return tuple(line.text for line in _lines_of([piece]))
-
-
-def _lines_of(pieces: list[Piece]) -> list[Line]:
-    out: list[Line] = []
-    _render(pieces, out, [])
-    return out
-
-
-def _has_content(pieces: list[Piece]) -> bool:
-    return any(not isinstance(p, Line) or not p.blank for p in pieces)
 
 
 def _similar(old: Item, new: Item) -> bool:
@@ -233,6 +91,23 @@ def _dated(item: Item, day: str | None) -> Item:
     first = item.lines[0]
     line = Line(first.text.replace(f"[{item.raw_date}]", f"[{day}]", 1), first.eol)
     return replace(item, lines=(line, *item.lines[1:]), date=day, raw_date=day)
+
+
+def _same(x: Item, y: Item) -> bool:
+    return _undated(x) == _undated(y) and x.date == y.date
+
+
+def _both_changed(z: Item | None, a: Item, b: Item, where: str) -> Item | Conflict:
+    """An entry both sides changed: the text one side changed (or the later one, written alike), the date
+    the later; two different texts conflict."""
+    day = _merged_date(z, a, b)
+    if _undated(a) == _undated(b) or (z is not None and _undated(b) == _undated(z)):
+        return _dated(a, day)
+    if z is not None and _undated(a) == _undated(z):
+        return _dated(b, day)
+    if a.key == b.key:  # the same fact written a little differently on each side: the later one
+        return _dated(b if (b.date or "") > (a.date or "") else a, day)
+    return Conflict(a.lines, b.lines, a.path or where)
 
 
 def _merged_date(z: Item | None, a: Item, b: Item) -> str | None:
@@ -313,7 +188,7 @@ class _Weave:
         for token in (*ours, *theirs):
             if not isinstance(token, Line):
                 self.placed.add(token.ident)
-        self.out.append(Conflict(tuple(_lines_of(list(ours))), tuple(_lines_of(list(theirs))), self.label))
+        self.out.append(Conflict(tuple(lines_of(list(ours))), tuple(lines_of(list(theirs))), self.label))
 
     def finish(self) -> list[Piece]:
         for ident in self.versions:  # never reached in practice; no entry or section may be lost
@@ -332,11 +207,11 @@ class _Merge:
             present = a if a is not None else b
             if present is None or z is None:
                 return present  # added on one side (or gone from both)
-            if _texts(present) == _texts(z):
+            if texts_of(present) == texts_of(z):
                 return None  # removed on one side, untouched on the other
             # Removed on one side, changed on the other: what the change added or changed stays.
             items = self.items(present.label, z.items, a.items if a else [], b.items if b else [])
-            return replace(present, items=items) if _has_content(items) else None
+            return replace(present, items=items) if has_content(items) else None
         heading = a.heading
         if z is not None and tuple(x.text for x in a.heading) == tuple(x.text for x in z.heading):
             heading = b.heading
@@ -346,31 +221,22 @@ class _Merge:
         if a is None or b is None:
             present = a if a is not None else b
             if present is None or z is None:
-                return present
-            if present.lines == z.lines or (_undated(present) == _undated(z) and present.date == z.date):
+                return present  # saved on one side (or forgotten on both)
+            if _same(present, z):
                 return None  # forgotten on one side, untouched on the other
             self.notes.append(
                 f"kept {present.path}: {present.content} (forgotten on one side, refreshed or changed on the other)"
             )
             return present
-        if _undated(a) == _undated(b) and a.date == b.date:
+        if _same(a, b) or (z is not None and _same(b, z)):
             return a
-        if z is not None and _undated(a) == _undated(z) and a.date == z.date:
+        if z is not None and _same(a, z):
             return b
-        if z is not None and _undated(b) == _undated(z) and b.date == z.date:
-            return a
-        day = _merged_date(z, a, b)
-        if _undated(a) == _undated(b) or (z is not None and _undated(b) == _undated(z)):
-            return _dated(a, day)
-        if z is not None and _undated(a) == _undated(z):
-            return _dated(b, day)
-        if a.key == b.key:  # the same fact written a little differently on each side: the later one
-            return _dated(b if (b.date or "") > (a.date or "") else a, day)
-        return Conflict(a.lines, b.lines, a.path or where)
+        return _both_changed(z, a, b, where)
 
     def items(self, label: str, base: list[Piece], ours: list[Piece], theirs: list[Piece]) -> list[Piece]:
-        z = _tokens(base)
-        a, b = _pair_rewrites(z, _tokens(ours)), _pair_rewrites(z, _tokens(theirs))
+        z = tokens_of(base)
+        a, b = _pair_rewrites(z, tokens_of(ours)), _pair_rewrites(z, tokens_of(theirs))
         weave = _Weave(self, label, z, a, b)
         self._sequence(weave, z, a, b, refined=False)
         return weave.finish()
@@ -417,10 +283,6 @@ class _Merge:
             gap += 1
 
 
-def _tokens(pieces: list[Piece]) -> list[Token]:
-    return [p for p in pieces if not isinstance(p, Conflict)]
-
-
 def _conflict_groups(z: list[Token], ours: Side[Token], theirs: Side[Token]) -> list[tuple[int, int]]:
     """The base ranges [start, end] (gaps included) where both sides changed the user's prose differently."""
 
@@ -454,95 +316,15 @@ def _conflict_groups(z: list[Token], ours: Side[Token], theirs: Side[Token]) -> 
     return merged
 
 
-# --------------------------------------------------------------------------- writing
-
-
-@dataclass
-class _Writer:
-    """Pieces as lines; where each entry went, so that the result can be checked."""
-
-    out: list[Line] = field(default_factory=list)
-    conflicts: list[str] = field(default_factory=list)
-    placed: list[tuple[Item, int]] = field(default_factory=list)  # each entry and the line it starts at
-    blank_after: set[int] = field(default_factory=set)  # ids of entries that need a blank line after them
-
-    def render(self, pieces: list[Piece]) -> None:
-        out = self.out
-        for piece in pieces:
-            if isinstance(piece, Line):
-                out.append(piece)
-            elif isinstance(piece, Item):
-                self.placed.append((piece, len(out)))
-                out.extend(piece.lines)
-                if id(piece) in self.blank_after:
-                    out.append(Line("", None))
-            elif isinstance(piece, Node):
-                if piece.heading and piece.blank_before and out and not out[-1].blank:
-                    out.append(Line("", None))  # the blank line its side had before the heading
-                out.extend(piece.heading)
-                self.render(piece.items)
-            else:
-                self.conflicts.append(piece.where)
-                out += [Line(OURS_MARK, None), *piece.ours, Line(MIDDLE_MARK, None), *piece.theirs]
-                out.append(Line(THEIRS_MARK, None))
-
-
-def _render(pieces: list[Piece], out: list[Line], conflicts: list[str]) -> None:
-    writer = _Writer(out, conflicts)
-    writer.render(pieces)
-
-
-def _to_bytes(lines: list[Line], like: Document) -> bytes:
-    """The lines as like's file would have them: its newline, its BOM, its final newline or none."""
-    if not like.final_newline:
-        while lines and not lines[-1].text:
-            lines = lines[:-1]  # an empty last line without an ending is no line at all
-    parts = [line.text + (line.eol or like.newline) for line in lines]
-    if parts and not like.final_newline:
-        parts[-1] = lines[-1].text
-    return ((BOM if like.bom else "") + "".join(parts)).encode("utf-8", "surrogateescape")
-
-
-def _trailing_blanks(texts: list[str]) -> int:
-    count = 0
-    while count < len(texts) and not texts[-1 - count].strip():
-        count += 1
-    return count
-
-
-def _write(root: Node, docs: list[Document]) -> tuple[bytes, list[str]]:
-    """The merged file's bytes, checked by reading them back: a line of prose that two sides' edits put just
-    under an entry would read as part of it, so the entry gets a blank line after it."""
-    blank_after: set[int] = set()
-    for _ in range(3):
-        writer = _Writer(blank_after=blank_after)
-        writer.render([root])
-        lines = writer.out
-        # A section placed last may bring the blank line that stood before the next heading on its side.
-        extra = _trailing_blanks([x.text for x in lines]) - max(_trailing_blanks(doc.lines) for doc in docs[1:])
-        del lines[len(lines) - max(extra, 0) :]
-        data = _to_bytes(lines, docs[1])
-        starts = {e.start: e for e in Document.parse(data).entries}
-        swallowed = {
-            id(item)
-            for item, start in writer.placed
-            if (found := starts.get(start)) is not None and found.end > start + len(item.lines)
-        }
-        if not swallowed - blank_after:
-            break
-        blank_after |= swallowed
-    return data, writer.conflicts
-
-
 def merge_memories(base: bytes, ours: bytes, theirs: bytes) -> MergeResult:
     """The three-way merge of memories.md; ours is the current side (its layout is kept)."""
     if ours == theirs or base == theirs:
         return MergeResult(ours)
     docs = [Document.parse(data) for data in (base, ours, theirs)]
-    z, a, b = (_Reader(doc, own_endings=doc is docs[1]).root() for doc in docs)
+    z, a, b = (read_tree(doc, own_endings=doc is docs[1]) for doc in docs)
     merge = _Merge()
     root = Node(a.ident, (), merge.items(a.label, z.items, a.items, b.items), False, a.label)
-    data, conflicts = _write(root, docs)
+    data, conflicts = write_tree(root, docs)
     return MergeResult(data, conflicts, merge.notes)
 
 

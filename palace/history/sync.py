@@ -26,7 +26,7 @@ from palace.history.git import (
     run_git,
     stale_index_lock,
 )
-from palace.history.merge import take_notes
+from palace.history.merge import merge_memories, take_notes
 from palace.history.repo import prepare_sync
 from palace.memory.document import Document
 from palace.memory.lint import conflict_spans, lint_document
@@ -86,8 +86,10 @@ class _Sync:
     # ------------------------------------------------------------------ the steps
     def run(self, remote: str | None) -> SyncOutcome:
         lock = stale_index_lock(self.home)
-        if lock is not None:  # no process holds it: a git that was stopped left it
+        if lock is not None:  # no process holds it: a git that was stopped left it (and, mid-merge, its temp files)
             lock.unlink(missing_ok=True)
+            for temp in self.home.glob(".merge_file_*"):
+                temp.unlink(missing_ok=True)
             self.out.lines.append(f"removed {lock}, left by a git command that was stopped")
         url = self._remote(remote)
         with self.locked():
@@ -133,7 +135,7 @@ class _Sync:
 
     def _finish_merge(self) -> bool:
         """Complete the merge an earlier sync (or the user) left; False when conflicts are still in it."""
-        unmerged = [p for p in self.git("diff", "--name-only", "--diff-filter=U", "-z").split("\0") if p]
+        unmerged = self._unmerged()
         left = [p for p in unmerged if has_markers(_read(self.home / p))]
         if left:
             self._explain(left)
@@ -193,12 +195,31 @@ class _Sync:
                 raise GitTrouble(f"git merge: {detail}")
         self.out.lines += [f"merge: {note}" for note in take_notes(self.home)]
         if self.ok("rev-parse", "-q", "--verify", "MERGE_HEAD"):
-            unmerged = [p for p in self.git("diff", "--name-only", "--diff-filter=U", "-z").split("\0") if p]
-            self._explain(unmerged)
-            return False
+            unmerged = self._merge_unmerged_memories()
+            if unmerged:
+                self._explain(unmerged)
+                return False
+            self.git(*identity_args(self.home), "commit", "--no-edit", "--no-verify", "-q")
         self.out.lines.append(f"brought in {count} commit(s) from {REMOTE}/{target}")
         self.changed = True
         return True
+
+    def _unmerged(self) -> list[str]:
+        return [p for p in self.git("diff", "--name-only", "--diff-filter=U", "-z").split("\0") if p]
+
+    def _merge_unmerged_memories(self) -> list[str]:
+        """memories.md left unmerged without markers means the merge driver did not run (a clone whose driver
+        points at a palace that moved...): merge it here, from git's three stages. The paths still unmerged."""
+        unmerged = self._unmerged()
+        if MEMORIES in unmerged and not has_markers(_read(self.home / MEMORIES)):
+            stages = [run_git(self.home, "show", f":{n}:{MEMORIES}", check=False) for n in (1, 2, 3)]
+            result = merge_memories(*(p.stdout if p.returncode == 0 else b"" for p in stages))
+            (self.home / MEMORIES).write_bytes(result.data)
+            self.out.lines += [f"merge: {MEMORIES}: {note}" for note in result.notes]
+            self.out.lines.append(f"merged {MEMORIES} here (git's merge driver did not run)")
+            if not result.conflicts:
+                self.git("add", "--", MEMORIES)
+        return self._unmerged()
 
     def _push(self, target: str) -> bool:
         """Push what the remote lacks; False when the remote moved on meanwhile (fetch and merge again)."""
