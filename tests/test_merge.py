@@ -80,9 +80,11 @@ class Machine:
             content = f"{self.name}{self.counter} fact{self.name}{self.counter} detail{self.name}{self.counter}"
             self.data = save(self.data, path, content, day)
             self.model[(path, content)] = day
-        elif kind == "shared":  # the same fact saved on several machines: always to the same room
-            path = str(parse_path(ROOMS[pick % len(ROOMS)]))
+        elif kind == "shared":  # the same fact saved on several machines, perhaps to different rooms of a wing
             content = f"shared{pick} common{pick}"
+            scope = parse_path(path).wing_key
+            # palace's save refreshes an equal entry wherever it is in the wing
+            path = next((p for p, c in known if c == content and parse_path(p).wing_key == scope), path)
             self.data = save(self.data, path, content, day)
             self.model[(path, content)] = day
         elif kind in {"refresh", "forget"} and known:
@@ -124,7 +126,29 @@ def expected_merge(base: Machine, ours: Machine, theirs: Machine) -> tuple[list[
         else:
             day = b if a == z else a if b == z else max(a, b)
         result.append((key[0], key[1], day))
-    return sorted(result), kept
+    return _once_per_wing(result, ours, theirs), kept
+
+
+def _once_per_wing(
+    result: list[tuple[str, str, str | None]], ours: Machine, theirs: Machine
+) -> list[tuple[str, str, str | None]]:
+    """One fact that each side saved into another room of a wing: once, in ours' room, with the later date."""
+
+    def wing(path: str) -> str | None:
+        return parse_path(path).wing_key
+
+    out: list[tuple[str, str, str | None]] = []
+    groups: dict[tuple[str | None, str], list[tuple[str, str, str | None]]] = {}
+    for item in result:
+        groups.setdefault((wing(item[0]), item[1]), []).append(item)
+    for (scope, content), items in groups.items():
+        in_side = [[p for p, c in side.model if c == content and wing(p) == scope] for side in (ours, theirs)]
+        if len(items) < 2 or len(in_side[0]) > 1 or len(in_side[1]) > 1:
+            out += items
+            continue
+        path = in_side[0][0] if in_side[0] and any(i[0] == in_side[0][0] for i in items) else items[0][0]
+        out.append((path, content, max(i[2] or "" for i in items) or None))
+    return sorted(out)
 
 
 def check_merge(base: Machine, ours: Machine, theirs: Machine) -> bytes:
@@ -374,3 +398,23 @@ def test_the_driver_falls_back_on_gits_line_merge_if_the_structural_merge_fails(
     code = run_driver(*paths, "memories.md", err=open("/dev/null", "w"))  # noqa: SIM115
     assert code == (1 if expected.returncode else 0)
     assert paths[1].read_bytes() == expected.stdout
+
+
+def test_one_fact_saved_on_each_side_in_another_room_of_a_wing_is_kept_once() -> None:
+    base = _base()
+    ours = save(base, "ifai/Decisions/api", "REST over gRPC", "2026-03-02")
+    theirs = save(base, "ifai/Project Knowledge/protocols", "REST over gRPC", "2026-03-04")
+    theirs = save(theirs, "ifai/Project Knowledge/stack", "Vue 3 in Tauri", "2026-03-04")
+    result = merge_memories(base, ours, theirs)
+    got = [e for e in entries(result.data) if e[0].startswith("ifai/")]
+    assert got == [
+        ("ifai/Decisions/api", "REST over gRPC", "2026-03-04"),
+        ("ifai/Project Knowledge/stack", "Vue 3 in Tauri", "2026-03-04"),
+    ]
+    assert "protocols" not in result.data.decode()  # the room made only for it went with it
+    assert result.notes == [
+        "kept ifai/Decisions/api: REST over gRPC once (it was saved on the other side in "
+        "ifai/Project Knowledge/protocols too)"
+    ]
+    other_wing = merge_memories(base, ours, save(base, "alice/Decisions/api", "REST over gRPC", DAY))
+    assert len([e for e in entries(other_wing.data) if e[1] == "REST over gRPC"]) == 2  # two wings, two facts

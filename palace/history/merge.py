@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
@@ -37,6 +38,8 @@ from palace.history.tree import (
 )
 from palace.history.weave import Op, Side, common_tokens, sync_regions
 from palace.memory.document import Document
+from palace.memory.lint import section_label as lint_label
+from palace.paths import MEMORIES
 
 NOTES_FILE = "palace-merge-notes"  # inside .git/: what the driver kept and why, for `palace sync` to show
 SIMILAR = 0.5  # an entry replaced in place by one sharing this much of its words was rewritten, not forgotten
@@ -316,6 +319,57 @@ def _conflict_groups(z: list[Token], ours: Side[Token], theirs: Side[Token]) -> 
     return merged
 
 
+def _entries_by_node(node: Node, found: dict[tuple[str | None, str], list[tuple[Node, Item]]]) -> None:
+    for piece in node.items:
+        if isinstance(piece, Item):
+            found.setdefault((piece.scope, piece.key), []).append((node, piece))
+        elif isinstance(piece, Node):
+            _entries_by_node(piece, found)
+
+
+def _prune(node: Node, emptied: set[int], keep: set[str]) -> bool:
+    """Drop the sections that lost their last entry to _dedupe (unless the current side has them); whether
+    node lost something."""
+    lost = id(node) in emptied
+    kept: list[Piece] = []
+    for piece in node.items:
+        if isinstance(piece, Node) and _prune(piece, emptied, keep):
+            lost = True
+            if piece.label not in keep and not has_content(piece.items):
+                continue
+        kept.append(piece)
+    node.items = kept
+    return lost
+
+
+def _scope_counts(doc: Document) -> Counter[tuple[str | None, str]]:
+    return Counter((e.path.wing_key, e.key) for e in doc.entries if e.path is not None)
+
+
+def _dedupe(root: Node, docs: list[Document], notes: list[str]) -> None:
+    """One fact saved on each side into a different room of one wing (where palace's own save would have found
+    it and refreshed it): kept once, where the current side has it, with the later date."""
+    ours_paths = {(e.path.wing_key, e.key): str(e.path) for e in docs[1].entries if e.path is not None}
+    counts = [_scope_counts(doc) for doc in docs[1:]]
+    found: dict[tuple[str | None, str], list[tuple[Node, Item]]] = {}
+    _entries_by_node(root, found)
+    emptied: set[int] = set()
+    for key, places in found.items():
+        if len(places) < 2 or counts[0][key] > 1 or counts[1][key] > 1:
+            continue  # not two sides' saves of one fact (or a side had it twice already: the user's to judge)
+        node, item = next((p for p in places if p[1].path == ours_paths.get(key)), places[0])
+        day = max((i.date for _, i in places if i.date), default=None)
+        node.items = [_dated(item, day) if p is item else p for p in node.items]
+        for other_node, other in places:
+            if other is not item:
+                other_node.items = [p for p in other_node.items if p is not other]
+                emptied.add(id(other_node))
+        others = ", ".join(dict.fromkeys(i.path for _, i in places if i is not item))
+        notes.append(f"kept {item.path}: {item.content} once (it was saved on the other side in {others} too)")
+    if emptied:
+        _prune(root, emptied, {lint_label(s) for s in docs[1].sections})
+
+
 def merge_memories(base: bytes, ours: bytes, theirs: bytes) -> MergeResult:
     """The three-way merge of memories.md; ours is the current side (its layout is kept)."""
     if ours == theirs or base == theirs:
@@ -324,6 +378,7 @@ def merge_memories(base: bytes, ours: bytes, theirs: bytes) -> MergeResult:
     z, a, b = (read_tree(doc, own_endings=doc is docs[1]) for doc in docs)
     merge = _Merge()
     root = Node(a.ident, (), merge.items(a.label, z.items, a.items, b.items), False, a.label)
+    _dedupe(root, docs, merge.notes)
     data, conflicts = write_tree(root, docs)
     return MergeResult(data, conflicts, merge.notes)
 
@@ -380,7 +435,7 @@ def run_driver(base: Path, ours: Path, theirs: Path, name: str, *, err: TextIO =
         notes.append(f"{name}: {len(result.conflicts)} conflict(s) left for you in {places}")
     for note in notes:
         print(f"palace merge-driver: {note}", file=err)
-    path = notes_file(Path.cwd())
+    path = notes_file(Path.cwd()) if name == MEMORIES else None  # a palace's own file: `palace sync` shows them
     if path is not None and notes:
         with contextlib.suppress(OSError), path.open("a", encoding="utf-8") as handle:
             handle.write("".join(f"{note}\n" for note in notes))

@@ -42,6 +42,7 @@ class Item:
     raw_date: str | None
     path: str
     words: frozenset[str]
+    scope: str | None  # the wing's key; None in the halls outside any wing
 
 
 @dataclass
@@ -135,7 +136,12 @@ class _Reader:
                 lines = tuple(self.line(n) for n in range(entry.start, entry.end))
                 key = normalise(entry.content)
                 path = str(entry.path)
-                items.append(Item(("e", key), lines, key, entry.content, entry.date, entry.raw_date, path, entry.words))
+                items.append(
+                    Item(
+                        ("e", key), lines, key, entry.content, entry.date, entry.raw_date, path, entry.words,
+                        entry.path.wing_key,
+                    )
+                )  # fmt: skip
                 number = entry.end
             else:
                 items.append(self.line(number))
