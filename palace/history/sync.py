@@ -172,7 +172,10 @@ class _Sync:
         if not branch:
             raise GitTrouble("HEAD is detached (a commit is checked out, not a branch): check out a branch first")
         upstream = self.git("config", "--get", f"branch.{branch}.merge", check=False)
-        if upstream.startswith("refs/heads/") and self.git("config", "--get", f"branch.{branch}.remote") == REMOTE:
+        if (
+            upstream.startswith("refs/heads/")
+            and self.git("config", "--get", f"branch.{branch}.remote", check=False) == REMOTE
+        ):
             return upstream.removeprefix("refs/heads/")
         names = self.git("for-each-ref", "--format=%(refname:lstrip=3)", f"refs/remotes/{REMOTE}/").split("\n")
         names = [name for name in names if name and name != "HEAD"]
