@@ -130,7 +130,7 @@ def test_init_git_makes_repo_ignore_hook_and_first_commit(palace: Palace) -> Non
     assert history.is_repo
     assert subjects(home) == ["palace: init"]
     assert git(home, "status", "--porcelain") == ""
-    assert set(git(home, "ls-files").split()) == {".gitignore", "memories.md"}
+    assert set(git(home, "ls-files").split()) == {".gitattributes", ".gitignore", "memories.md"}
     for private in ("sessions/2026-11-30-a1b2c3d4.jsonl", ".index/fts.db", "history.txt", ".lock", ".x.tmp"):
         assert subprocess.run(["git", "check-ignore", "-q", private], cwd=home).returncode == 0, private
     assert subprocess.run(["git", "check-ignore", "-q", "sessions/2026-11-30-a1b2c3d4.md"], cwd=home).returncode
@@ -151,7 +151,7 @@ def test_init_git_on_existing_palace_keeps_archives_not_journals(tmp_path: Path)
     (home / "sessions" / "2026-11-01-abcdef12.jsonl").write_text("{}\n")
     init_palace(home, git=True)
     tracked = set(git(home, "ls-files").split())
-    assert tracked == {".gitignore", "memories.md", "sessions/2026-11-01-abcdef12.md"}
+    assert tracked == {".gitattributes", ".gitignore", "memories.md", "sessions/2026-11-01-abcdef12.md"}
     assert "Postgres" in git(home, "show", "HEAD:memories.md")
 
 

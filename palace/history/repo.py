@@ -1,4 +1,4 @@
-"""`palace init --git`: the palace folder as a git repository, its .gitignore and the lint pre-commit hook."""
+"""`palace init --git` and `--project`: git repositories for memory, their ignores, merge driver and lint hook."""
 
 from __future__ import annotations
 
@@ -7,11 +7,30 @@ import shlex
 import sys
 from pathlib import Path
 
-from palace.history.git import GitTrouble, commit_files, identity_args, is_own_repo, run_git
-from palace.paths import CONFIG, INDEX, INPUT_HISTORY, LOCK, MEMORIES, PROMPTS, SESSIONS
+from palace.history.git import GitTrouble, commit_files, has_pending_change, identity_args, is_own_repo, run_git
+from palace.paths import CONFIG, INDEX, INPUT_HISTORY, LOCK, MEMORIES, PROMPTS, REVIEW, SESSIONS, SUPERSEDED
 
 INIT_MESSAGE = "palace: init"
 HOOK_MARKER = "# palace pre-commit hook"
+DRIVER_MESSAGE = "palace: merge memories.md with palace's merge driver"
+ATTRIBUTE = f"{MEMORIES} merge=palace"
+PROJECT_MEMORIES = ".palace/memories.md"  # a project's shared memory, inside its repository
+PROJECT_ATTRIBUTE = f"/{PROJECT_MEMORIES} merge=palace"
+DRIVER_NAME = "palace: memories.md merged by hall, wing, room and entry"
+# What palace only appends to (replaced entries kept, proposals waiting): both sides' lines are kept.
+UNION_ATTRIBUTES = (f"{SUPERSEDED} merge=union", f"{REVIEW} merge=union")
+
+PROJECT_STARTER = """\
+# Project memory
+
+<!--
+This repository's shared memory: palace reads it beside each user's own palace. The format is that of
+memories.md: halls (## Preferences, ## Project Knowledge, ## Decisions, ## Workflow Patterns), rooms under them
+(### kebab-case-topic), and entries, one line each: "- [YYYY-MM-DD] one short fact". No credentials.
+Commit it with the code. Git merges it with palace's merge driver (see .gitattributes); each clone registers the
+driver once with `palace init --project`.
+-->
+"""
 
 GITIGNORE_LINES = (
     "# palace: transcripts are private; memories and archives are the history",
@@ -110,6 +129,82 @@ def _install_hook(home: Path) -> str:
     return note
 
 
+def driver_command() -> str:
+    """The merge driver git runs (through a shell) for files marked `merge=palace`."""
+    return f"{shlex.quote(sys.executable)} -m palace merge-driver %O %A %B %P"
+
+
+def _ensure_attribute(top: Path, attribute: str) -> bool:
+    """Add the attribute line to top/.gitattributes unless it is there; True when it changed."""
+    path = top / ".gitattributes"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    if any(line.split() == attribute.split() for line in text.splitlines()):
+        return False
+    prefix = "" if not text or text.endswith("\n") else "\n"
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(f"{prefix}{attribute}\n")
+    return True
+
+
+def register_merge_driver(top: Path, attribute: str = ATTRIBUTE) -> list[str]:
+    """The attribute line in .gitattributes (shared: commit it) and the driver in this clone's own git config
+    (never shared: each clone registers it). Idempotent; the lines to show."""
+    lines = []
+    for line in (attribute, *(UNION_ATTRIBUTES if attribute == ATTRIBUTE else ())):
+        if _ensure_attribute(top, line):
+            lines.append(f"added `{line}` to .gitattributes")
+    changed = False
+    for key, value in (("merge.palace.name", DRIVER_NAME), ("merge.palace.driver", driver_command())):
+        current = run_git(top, "config", "--local", "--get", key, check=False).stdout
+        if current.decode("utf-8", "surrogateescape").strip() != value:
+            run_git(top, "config", "--local", key, value)
+            changed = True
+    if changed:
+        lines.append("registered palace's merge driver for memories.md in this clone's git config")
+    return lines
+
+
+def _commit_pending(home: Path, names: list[str], message: str) -> bool:
+    pending = [name for name in names if (home / name).exists() and has_pending_change(home, name)]
+    return bool(pending) and commit_files(home, pending, message)
+
+
+def prepare_sync(home: Path) -> list[str]:
+    """What `palace sync` needs before it merges: .gitignore complete, the merge driver registered, and both
+    committed; the lines to show."""
+    _ensure_gitignore(home)
+    lines = register_merge_driver(home)
+    if _commit_pending(home, [".gitattributes", ".gitignore"], DRIVER_MESSAGE):
+        lines.append("committed .gitattributes and .gitignore (the other clones merge memories.md alike)")
+    return lines
+
+
+def init_project(cwd: Path) -> list[str]:
+    """`palace init --project`: .palace/memories.md in the git repository around cwd, with the merge driver."""
+    proc = run_git(cwd, "rev-parse", "--show-toplevel", check=False)
+    top_text = proc.stdout.decode("utf-8", "surrogateescape").strip()
+    if proc.returncode != 0 or not top_text:
+        raise GitTrouble(f"{cwd} is not inside a git repository: run `palace init --project` in your project's folder")
+    top = Path(top_text)
+    memories = top / PROJECT_MEMORIES
+    lines = []
+    if memories.exists():
+        lines.append(f"kept {memories}")
+    else:
+        memories.parent.mkdir(exist_ok=True)
+        _write_private(memories, PROJECT_STARTER.encode("utf-8"), 0o644)
+        lines.append(f"wrote {memories} (the project's shared memory; the comment at its top explains the format)")
+    lines += register_merge_driver(top, PROJECT_ATTRIBUTE)
+    lines.append(
+        f"commit it for your team: git add {PROJECT_MEMORIES} .gitattributes && git commit -m 'palace: project memory'"
+    )
+    lines.append("each clone runs `palace init --project` once: git's merge driver setting is per clone")
+    return lines
+
+
 def init_git(home: Path) -> list[str]:
     """Make home a git repository that records palace's changes (idempotent); the lines to show."""
     lines: list[str] = []
@@ -124,13 +219,17 @@ def init_git(home: Path) -> list[str]:
     if gitignore_changed:
         lines.append("wrote .gitignore (journals, .index/, history.txt, .lock, temp files and config.toml stay out)")
     lines.append(_install_hook(home))
+    register_merge_driver(home)
+    lines.append("memories.md merges with palace's merge driver (.gitattributes; see `palace sync`)")
     has_head = run_git(home, "rev-parse", "-q", "--verify", "HEAD^{commit}", check=False).returncode == 0
     if not has_head:
-        paths = [".gitignore", MEMORIES] + [p for p in (SESSIONS, PROMPTS) if (home / p).is_dir()]
+        paths = [".gitignore", ".gitattributes", MEMORIES] + [p for p in (SESSIONS, PROMPTS) if (home / p).is_dir()]
         run_git(home, "add", "--", *paths)
         run_git(home, *identity_args(home), "commit", "--no-verify", "-q", "-m", INIT_MESSAGE)
         lines.append(f"first commit: {INIT_MESSAGE!r}")
     elif gitignore_changed and commit_files(home, [".gitignore"], "palace: update .gitignore"):
         lines.append("committed the .gitignore update")
+    if has_head and _commit_pending(home, [".gitattributes"], DRIVER_MESSAGE):
+        lines.append("committed .gitattributes")
     lines.append("git history: on (each memory change is a commit; see `palace log`)")
     return lines

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Literal
 
 from palace.errors import StoreError
-from palace.memory.document import Document, Kind
+from palace.memory.document import Document, Kind, Section
 from palace.memory.files import read_regular
-from palace.memory.halls import is_valid_wing, suggest_hall, unknown_hall_message
+from palace.memory.halls import MemoryPath, is_valid_wing, suggest_hall, unknown_hall_message
 from palace.memory.ops import normalise
 from palace.memory.secrets import find_secret
 
@@ -136,12 +136,58 @@ def _budget_problems(doc: Document, budget: int) -> _Found:
             return
 
 
+def _is_marker(line: str, char: str) -> bool:
+    return line.startswith(char * 7) and (len(line) == 7 or line[7] in " \t")
+
+
+def conflict_spans(lines: list[str]) -> list[tuple[int, int]]:
+    """The merge conflicts git (or `palace sync`) left: (first, last) line of each `<<<<<<<` ... `>>>>>>>`."""
+    spans: list[tuple[int, int]] = []
+    start: int | None = None
+    middle = False
+    for number, line in enumerate(lines):
+        if _is_marker(line, "<"):
+            start, middle = number, False
+        elif start is not None and line.rstrip() == "=" * 7:
+            middle = True
+        elif start is not None and middle and _is_marker(line, ">"):
+            spans.append((start, number))
+            start = None
+    return spans
+
+
+def section_label(section: Section) -> str:
+    """Where a section is, in words: "Preferences/editors", "ifai/Decisions", "Decisions", "ifai"."""
+    if section.kind == Kind.ROOM and section.hall is not None and section.room is not None:
+        return str(MemoryPath(section.wing, section.hall, section.room))
+    if section.kind == Kind.WING_HALL and section.hall is not None:
+        return f"{section.wing}/{section.hall.value}"
+    if section.kind == Kind.HALL and section.hall is not None:
+        return section.hall.value
+    return section.wing if section.kind == Kind.WING and section.wing else section.heading.text
+
+
+def _conflict_problems(doc: Document) -> _Found:
+    """Merge conflict markers: which room they are in and what to do."""
+    for start, end in conflict_spans(doc.lines):
+        # The markers may read as a heading themselves ("=======" under a line), which ends the room there.
+        around = [s for s in doc.sections if s.heading.line < start <= s.end]
+        where = f"in {section_label(around[-1])}" if around else "at the top of the file"
+        yield (
+            start,
+            "error",
+            f"an unresolved merge conflict {where} (lines {start + 1}-{end + 1}): keep one side "
+            "(or write what both should say), delete the markers",
+        )
+
+
 def lint_document(
     doc: Document, *, entry_limit: int = 200, soft_limit: int = 100, name: str = "memories.md", budget: int = 8192
 ) -> LintReport:
     """Every problem in doc, in line order."""
     report = LintReport(entries=sum(1 for e in doc.entries if e.path is not None))
     checks = (
+        _conflict_problems(doc),
         _heading_problems(doc),
         _room_problems(doc),
         _entry_problems(doc, entry_limit),

@@ -127,6 +127,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     init = sub.add_parser("init", help="create the palace folder and a starter memories.md")
     init.add_argument("--git", action="store_true", help="also make it a git repository that records each change")
+    init.add_argument(
+        "--project",
+        action="store_true",
+        help="create a shared project memory, .palace/memories.md, in the current git repository",
+    )
+    sync = sub.add_parser("sync", help="share the palace through git: pull, merge and push memories and archives")
+    sync.add_argument("--remote", metavar="URL", help="set the git remote (origin) first: a path or any git URL")
+    driver = sub.add_parser("merge-driver", help="(internal) git's merge driver for memories.md")
+    for name in ("base", "ours", "theirs", "name"):
+        driver.add_argument(name)
     log = sub.add_parser("log", help="the history of memories.md")
     log.add_argument("--since", type=_date)
     demo = sub.add_parser("demo", help="the whole loop offline, against a bundled scripted model")
@@ -225,6 +235,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"palace: error: {routed}\n")
         return 2
     args = parser.parse_args(routed)
+    if args.command == "merge-driver":  # run by git: needs no settings, so a broken config.toml cannot stop it
+        return _merge_driver(args)
     try:
         return _run(args)
     except BrokenPipeError:  # `palace sessions list | head -1`: the reader left; so do we, quietly
@@ -451,9 +463,48 @@ def _sessions(args: argparse.Namespace, settings: Settings, console: Console) ->
 def _init(args: argparse.Namespace, settings: Settings, console: Console) -> int:
     from palace.app import init_palace
 
+    if args.project:
+        return _init_project(console)
     for line in init_palace(settings.home, git=args.git):
         console.print(line)
     return 0
+
+
+def _init_project(console: Console) -> int:
+    from pathlib import Path
+
+    from palace.errors import HistoryError
+    from palace.history.git import GitTrouble
+    from palace.history.repo import init_project
+
+    try:
+        lines = init_project(Path.cwd())
+    except GitTrouble as exc:
+        raise HistoryError(str(exc)) from exc
+    for line in lines:
+        console.print(line)
+    return 0
+
+
+def _sync(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from palace.history.sync import sync
+
+    outcome = sync(settings.home, remote=args.remote)
+    for line in outcome.lines:
+        console.print(f"palace sync: {line}")
+    for warning in outcome.warnings:
+        console.warn(f"palace sync: {warning}")
+    for conflict in outcome.conflicts:
+        console.err.write(f"{conflict}\n")
+    return outcome.code
+
+
+def _merge_driver(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from palace.history.merge import run_driver
+
+    return run_driver(Path(args.base), Path(args.ours), Path(args.theirs), args.name)
 
 
 def _log(args: argparse.Namespace, settings: Settings, console: Console) -> int:
@@ -484,4 +535,5 @@ _HANDLERS: dict[str, Handler] = {
     "log": _log,
     "demo": _demo,
     "doctor": _doctor,
+    "sync": _sync,
 }

@@ -25,6 +25,8 @@ def command_tree(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) ->
         if isinstance(action, argparse._SubParsersAction):
             helps = {choice.dest: choice.help or "" for choice in action._choices_actions}
             for name, sub in action.choices.items():
+                if helps.get(name, "").startswith("(internal)"):
+                    continue  # run by git, not by people
                 node.subs.append((name, helps.get(name, "")))
                 nodes += command_tree(sub, (*path, name))
         elif action.option_strings:
