@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, NamedTuple
 
+from palace.memory.fastscan import simple_tokens
 from palace.memory.halls import MemoryPath
 from palace.memory.keys import normalise, words_of
 
@@ -94,18 +95,23 @@ def _tokens(lines: list[str], first: int, last: int) -> tuple[str, list[dict[str
     return source, sorted((t for t in state.tokens if "_start" in t), key=lambda t: int(t["_start"]))
 
 
-def scan(lines: list[str], first: int, last: int) -> Scan:
-    """The structure of lines [first, last), parsed on their own."""
+def scan(lines: list[str], first: int, last: int, *, fast: bool = True) -> Scan:
+    """The structure of lines [first, last), parsed on their own (plain text without mistune, when fast)."""
     found = Scan([], [], [], [], [], None)
     if last <= first:
         return found
-    source, tokens = _tokens(lines, first, last)
-    line_of: list[int] = []
-    offset = line = 0
-    for token in tokens:
-        line += source.count("\n", offset, token["_start"])
-        offset = token["_start"]
-        line_of.append(first + line)
+    simple = simple_tokens(lines, first, last) if fast else None
+    if simple is not None:
+        line_of = [line for line, _ in simple]
+        tokens = [token for _, token in simple]
+    else:
+        source, tokens = _tokens(lines, first, last)
+        line_of = []
+        offset = line = 0
+        for token in tokens:
+            line += source.count("\n", offset, token["_start"])
+            offset = token["_start"]
+            line_of.append(first + line)
     line_of.append(last)
     for index, token in enumerate(tokens):
         start, end = line_of[index], max(line_of[index + 1], line_of[index] + 1)
