@@ -48,6 +48,7 @@ class GitHistory:
         self.autocommit = autocommit
         self.warn = warn
         self._warned = False  # at most one warning per change (before_write + after_write)
+        self.via: str | None = None  # where the changes come from, named in each commit (`mcp: claude-code`)
         self._late = _LateCommits(self.home / ".git" / "palace-uncommitted.jsonl")
 
     @property
@@ -89,6 +90,8 @@ class GitHistory:
 
     def after_write(self, file: Path, before: bytes, after: bytes, message: str) -> None:
         """Record the change for undo (always) and commit it (git work tree + autocommit)."""
+        if self.via:
+            message = f"{message} (via {self.via})"
         try:
             stack = UndoStack(self.home)
             if message.startswith(UNDO_PREFIX):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -170,9 +170,11 @@ def memory_tools(
     by: str = "model",
     recall: Callable[[MemoryRecall], str] | None = None,
     working: Callable[[WorkingContextArgs], str] | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> ToolBox:
     """MemorySave and MemoryForget on the store, MemoryRecall when a recall function is given, WorkingContext
-    when a working-context function is."""
+    when a working-context function is; `names` renames tools (the MCP server's `memory_save`, ...)."""
+    named = names or {}
 
     def save(args: MemorySave) -> ToolOutcome:
         result = store.save(args.path, args.content, args.replaces, by=by)
@@ -196,4 +198,4 @@ def memory_tools(
         tools.append(Tool("MemoryRecall", MemoryRecall, lambda args: ToolOutcome(recall(args))))
     if working is not None:
         tools.append(Tool("WorkingContext", WorkingContextArgs, set_working))
-    return ToolBox(tools)
+    return ToolBox([Tool(named.get(tool.name, tool.name), tool.args, tool.run) for tool in tools])

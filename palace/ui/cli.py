@@ -144,7 +144,26 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("doctor", help="settings in effect, endpoint reachability, palace health")
     shell = sub.add_parser("completion", help="print a shell completion script: palace completion bash|zsh|fish")
     shell.add_argument("shell", choices=("bash", "zsh", "fish"))
+    _agent_commands(sub)
     return parser
+
+
+def _agent_commands(sub: Any) -> None:
+    """`palace mcp`, `hook`, `export` and `import`: the palace for other agents (palace/mcp/)."""
+    wing = "the wing (project or person) to use; repeatable (default: the git repo's name)"
+    mcp = sub.add_parser("mcp", help="serve the memory to other agents over MCP on stdio (needs palace[mcp])")
+    mcp.add_argument("--wing", action="append", help=wing + ", else the client's workspace roots")
+    hook = sub.add_parser("hook", help="a Claude Code hook: session-start | session-end | pre-compact (JSON on stdin)")
+    hook.add_argument("event", nargs="?", default="", help="session-start, session-end or pre-compact")
+    hook.add_argument("--wing", action="append", help=wing + " of the session's cwd")
+    export = sub.add_parser("export", help="write the memory into the palace block of an AGENTS.md or CLAUDE.md")
+    formats = export.add_subparsers(dest="format", metavar="FORMAT", required=True)
+    agents = formats.add_parser("agents-md", help="the palace block of AGENTS.md (or CLAUDE.md, any markdown file)")
+    agents.add_argument("file", nargs="?", default="AGENTS.md", help="the file (default: ./AGENTS.md)")
+    agents.add_argument("--wing", action="append", help=wing + " of the file's folder")
+    imports = sub.add_parser("import", help="propose the bullet facts of a CLAUDE.md, AGENTS.md or .cursorrules")
+    imports.add_argument("file", help="the file to read")
+    imports.add_argument("--wing", action="append", help=wing + " of the file's folder")
 
 
 _ASK_HELP = """One message, one reply. The reply alone goes to stdout (notices to stderr), so
@@ -235,6 +254,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"palace: error: {routed}\n")
         return 2
     args = parser.parse_args(routed)
+    if args.command == "hook":  # a hook never fails Claude Code: it loads its own settings, says why, exits 0
+        from palace.mcp.hooks import run_hook
+
+        return run_hook(args.event, _flags(args), sys.stdin, sys.stdout, sys.stderr)
     if args.command == "merge-driver":  # run by git: needs no settings, so a broken config.toml cannot stop it
         return _merge_driver(args)
     try:
@@ -526,6 +549,43 @@ def _doctor(args: argparse.Namespace, settings: Settings, console: Console) -> i
     return run_doctor(settings, console)
 
 
+def _mcp(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from palace.app import App
+    from palace.errors import PalaceError
+    from palace.history.autocommit import stderr_warning
+
+    try:
+        from palace.mcp.server import serve
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in {"mcp", "mcp_types", "anyio"}:
+            raise
+        raise PalaceError("`palace mcp` needs the MCP SDK: pip install 'palace[mcp]' (or pip install mcp)") from exc
+    return serve(App(settings, warn=stderr_warning))  # stdout is the protocol's: warnings go to stderr
+
+
+def _export(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from pathlib import Path
+
+    from palace.app import detect_wings
+    from palace.mcp.bridge import export_agents_md
+
+    file = Path(args.file)
+    console.print(export_agents_md(_app(settings, console), file, detect_wings(settings, file.absolute().parent)))
+    return 0
+
+
+def _import(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from pathlib import Path
+
+    from palace.app import detect_wing
+    from palace.mcp.bridge import propose_from_file
+
+    file = Path(args.file)
+    for line in propose_from_file(_app(settings, console), file, detect_wing(settings, file.absolute().parent)):
+        console.print(line)
+    return 0
+
+
 _HANDLERS: dict[str, Handler] = {
     "chat": _chat,
     "ask": _ask,
@@ -536,4 +596,7 @@ _HANDLERS: dict[str, Handler] = {
     "demo": _demo,
     "doctor": _doctor,
     "sync": _sync,
+    "mcp": _mcp,
+    "export": _export,
+    "import": _import,
 }
