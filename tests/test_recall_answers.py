@@ -6,13 +6,15 @@ Real journals and archives in a temporary PALACE_HOME, searched through RecallIn
 from __future__ import annotations
 
 import json
+import os
+import sqlite3
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
 import pytest
 
-from palace.recall import RecallIndex, format_hits, query_terms, tokenize
+from palace.recall import RecallIndex, format_hits, query_terms, stem, tokenize, weights
 from palace.recall.dates import parse_when, query_date
 
 SECRET = "sk-proj-Zx81Qw3Er5Ty7Ui9Op2As4Df6Gh8Jk0L"
@@ -227,8 +229,54 @@ def test_a_misspelt_query_word_finds_the_indexed_word(home: Path, index: RecallI
     assert index.search("festivla") and not index.search("xyzzyq")
 
 
-def test_related_words_and_irregular_forms_match(home: Path, index: RecallIndex) -> None:
-    chat(home, "2023-05-08", "f0000002", ["My workmates threw me a surprise party."])
+def test_irregular_past_forms_match_their_verb(home: Path, index: RecallIndex) -> None:
     chat(home, "2023-05-09", "f0000003", ["I bought a used electric car."])
+    chat(home, "2023-05-10", "f0000004", ["The car is electric and used daily."])
+    assert index.search("what did I buy")[0].source == "2023-05-09-f0000003"
+    assert stem("bought") == stem("buying") == stem("buy")
+
+
+def test_related_words_match_when_the_step_is_on(
+    home: Path, index: RecallIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chat(home, "2023-05-08", "f0000002", ["My workmates threw me a surprise party."])
+    chat(home, "2023-05-11", "f0000005", ["A surprise party for the neighbours."])
+    assert index.search("party colleagues")[0].source == "2023-05-11-f0000005"  # off: "colleagues" matches nothing
+    monkeypatch.setattr(weights, "USE_RELATED", True)
     assert index.search("party colleagues")[0].source == "2023-05-08-f0000002"
-    assert index.search("what vehicle did I buy")[0].source == "2023-05-09-f0000003"
+
+
+# -- the index's own tables -------------------------------------------------------------------------------
+
+
+def _recount(conn: sqlite3.Connection) -> tuple[dict[str, tuple[int, int]], dict[str, set[int]]]:
+    """term -> (documents, files) and term -> files, counted again from the documents."""
+    docs: dict[str, int] = {}
+    files: dict[str, set[int]] = {}
+    for file_id, terms in conn.execute("SELECT file_id, terms FROM doc"):
+        for term in set(terms.split(" ")):
+            docs[term] = docs.get(term, 0) + 1
+            files.setdefault(term, set()).add(file_id)
+    return {t: (docs[t], len(files[t])) for t in docs}, files
+
+
+def test_the_vocabulary_and_file_index_follow_every_change(home: Path, index: RecallIndex) -> None:
+    first = chat(home, "2023-05-08", "a1000001", ["kafka lag alert", "the lag is three minutes"])
+    chat(home, "2023-05-09", "a1000002", ["kafka partitions", "我们的数据库"])
+    index.refresh()
+    first.write_text(first.read_text(encoding="utf-8").replace("alert", "pager"), encoding="utf-8")
+    os.utime(first, (1_700_000_000, 1_700_000_000))
+    (home / "sessions" / "2023-05-09-a1000002.jsonl").unlink()
+    chat(home, "2023-05-10", "a1000003", ["pager duty for kafka"])
+    index.refresh()
+    conn = sqlite3.connect(index.path)
+    try:
+        counted, holders = _recount(conn)
+        stored = {t: (d, f) for t, d, f in conn.execute("SELECT term, docs, files FROM vocab")}
+        assert stored == counted  # "alert" and the Chinese terms are gone, "pager" counted twice
+        assert "alert" not in stored and "数据" not in stored and stored["pager"] == (2, 2)
+        for term, files in holders.items():
+            found = {r for (r,) in conn.execute("SELECT rowid FROM ffts WHERE ffts MATCH ?", (f'"{term}"',))}
+            assert found == files, term
+    finally:
+        conn.close()

@@ -104,7 +104,7 @@ def excerpts(conn: sqlite3.Connection, docs: list[Scored], terms: Collection[Que
     values: dict[int, tuple[float, int]] = {}  # rowid -> (value, side)
 
     def offer(rowid: int | None, value: float, side: int) -> None:
-        if rowid is None or rowid not in texts:
+        if rowid is None or rowid not in texts or value <= 0:
             return
         old = values.get(rowid)
         if old is None or value > old[0]:

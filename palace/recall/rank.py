@@ -22,8 +22,7 @@ __all__ = ["IndexCache", "Query", "RecallHit", "neg_date", "parse_query", "searc
 
 MAX_LIMIT = 20
 MAX_QUERY_CHARS = 1000
-SHORTLIST_TERMS = 8  # the heaviest query terms that shortlist files (all count when they are scored)
-MAX_SUBSETS = 64  # sets of them tried, heaviest first, before the shortlist settles for what it has
+SHORTLIST_TERMS = 6  # the heaviest query terms that shortlist files (all count when they are scored)
 SHORTLIST = 2  # sessions scored exactly per requested result (at least MIN_SHORTLIST)
 MIN_SHORTLIST = 10
 
@@ -154,12 +153,6 @@ def _shortlist(conn: sqlite3.Connection, query: Query, weights: Weights, memorie
     The sets of query terms are taken heaviest first ("a AND b AND c", then "a AND b", ...): each an FTS5
     intersection stopped after the files wanted, so no posting list is read to its end and nothing is
     grouped. The SHORTLIST_TERMS heaviest terms make the sets; the others count when the files are scored."""
-    concepts = sorted(weights.bit_weight.items(), key=lambda bw: (-bw[1], bw[0]))[:SHORTLIST_TERMS]
-    groups = {bit: [n.term for n in weights.needles if n.bit == bit] for bit, _w in concepts}
-    subsets = sorted(
-        (mask for mask in range(1, 1 << len(concepts))),
-        key=lambda mask: -sum(w for i, (_b, w) in enumerate(concepts) if mask >> i & 1),
-    )
     filters, values = _file_filters(query)
     sql = "SELECT ffts.rowid FROM ffts"
     if filters:
@@ -168,12 +161,9 @@ def _shortlist(conn: sqlite3.Connection, query: Query, weights: Weights, memorie
     sql += " ORDER BY ffts.rowid DESC LIMIT ?"
     wanted = query.shortlist * (2 if query.hint is not None else 1)
     found: dict[int, float] = {}
-    for mask in subsets[:MAX_SUBSETS]:
+    for expression, estimate in _term_sets(weights):
         if len(found) >= wanted:
             break
-        parts = [(bit, w) for i, (bit, w) in enumerate(concepts) if mask >> i & 1]
-        expression = " AND ".join(f"({match_expression(groups[bit])})" for bit, _w in parts)
-        estimate = sum(w for _b, w in parts)
         for (file_id,) in conn.execute(sql, [expression, memories_id, *values, wanted]):
             found.setdefault(int(file_id), estimate)
     ranked = list(found.items())
@@ -182,6 +172,19 @@ def _shortlist(conn: sqlite3.Connection, query: Query, weights: Weights, memorie
         ranked = [(f, e * (_boost(query.hint) if query.hint.matches(days.get(f, "")) else 1.0)) for f, e in ranked]
     ranked.sort(key=lambda fe: (-fe[1], -fe[0]))
     return [file_id for file_id, _estimate in ranked[: query.shortlist]]
+
+
+def _term_sets(weights: Weights) -> list[tuple[str, float]]:
+    """Every set of the SHORTLIST_TERMS heaviest query terms as an FTS5 AND expression (a term: its needles
+    OR-ed), with its weight, heaviest first: a file holding exactly that set has that estimate."""
+    concepts = sorted(weights.bit_weight.items(), key=lambda bw: (-bw[1], bw[0]))[:SHORTLIST_TERMS]
+    needles = {bit: match_expression(n.term for n in weights.needles if n.bit == bit) for bit, _w in concepts}
+    sets = []
+    for mask in range(1, 1 << len(concepts)):
+        chosen = [(bit, w) for i, (bit, w) in enumerate(concepts) if mask >> i & 1]
+        sets.append((" AND ".join(f"({needles[bit]})" for bit, _w in chosen), sum(w for _b, w in chosen)))
+    sets.sort(key=lambda s: -s[1])
+    return sets
 
 
 def _days(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
