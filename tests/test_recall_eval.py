@@ -1,4 +1,5 @@
-"""The recall evaluation as a guard: palace.recall must keep finding the bundled questions' sessions.
+"""The recall evaluations as guards: palace.recall must keep finding the bundled questions' sessions, and
+the recall tool's text must keep bearing the conversation evaluation's answers (see the second half).
 
 The corpus (bench/recall_eval: 38 sessions, 44 paraphrased questions, 9 in Chinese) is written as real
 journals and archives in a temporary palace and searched through RecallIndex. The floors are the counts

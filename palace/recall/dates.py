@@ -108,7 +108,9 @@ class DateHint:
 
 
 _PREP = r"(?:in|on|during|since|from|of|around|early|mid|late|last|this|by|before|after|until|through)"
-_IN_MONTH = re.compile(rf"\b{_PREP}\s+(?:(?:early|mid|late|the)\s+)?{_MONTH}(?:\s+{_YEAR})?\b", re.I)
+# "in June": a month's full name only ("from Jan" is more likely a person).
+_FULL_MONTH = r"(?P<month>" + "|".join(MONTH_NAMES) + r")"
+_IN_MONTH = re.compile(rf"\b{_PREP}\s+(?:(?:early|mid|late|the)\s+)?{_FULL_MONTH}(?:\s+{_YEAR})?\b", re.I)
 _MONTH_YEAR = re.compile(rf"\b{_MONTH}\s+{_YEAR}\b", re.I)
 _IN_YEAR = re.compile(rf"\b(?:in|during|of)\s+{_YEAR}\b", re.I)
 _ZH_MONTH = re.compile(

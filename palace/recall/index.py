@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sqlite3
 import stat
@@ -13,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import date
+from itertools import chain
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
@@ -391,30 +391,33 @@ def _indexed_stamps(conn: sqlite3.Connection, paths: set[str] | None) -> dict[st
 
 
 class _VocabDelta:
-    """The vocabulary's changes in one write transaction, written at its end in one statement (a common
-    term is updated once a batch, not once a file)."""
+    """The vocabulary's changes in one write transaction, written at its end (a common term is updated
+    once a batch, not once a file)."""
 
     def __init__(self) -> None:
         self.docs: Counter[str] = Counter()
         self.files: Counter[str] = Counter()
+        self.dropped = False
 
-    def add(self, held: dict[str, int], sign: int) -> None:
-        for term, docs in held.items():
-            self.docs[term] += sign * docs
-            self.files[term] += sign
+    def add(self, held: Counter[str], sign: int) -> None:
+        if sign > 0:
+            self.docs.update(held)
+            self.files.update(held.keys())
+        else:
+            self.docs.subtract(held)
+            self.files.subtract(held.keys())
+            self.dropped = True
 
     def write(self, conn: sqlite3.Connection) -> None:
-        changed = {t: [self.docs[t], self.files[t]] for t in self.files if self.docs[t] or self.files[t]}
-        if not changed:
-            return
-        listed = json.dumps(changed, ensure_ascii=False)
-        conn.execute(
-            "INSERT INTO vocab (term, docs, files) "
-            "SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?) WHERE true "
+        changed = sorted((t, self.docs[t], n) for t, n in self.files.items() if n or self.docs[t])
+        conn.executemany(
+            "INSERT INTO vocab (term, docs, files) VALUES (?, ?, ?) "
             "ON CONFLICT (term) DO UPDATE SET docs = docs + excluded.docs, files = files + excluded.files",
-            (listed,),
+            changed,
         )
-        conn.execute("DELETE FROM vocab WHERE term IN (SELECT key FROM json_each(?)) AND files <= 0", (listed,))
+        if self.dropped:
+            gone = [(t,) for t, n in self.files.items() if n < 0]
+            conn.executemany("DELETE FROM vocab WHERE term = ? AND files <= 0", gone)
 
 
 def _drop_docs(conn: sqlite3.Connection, file_id: int, delta: _VocabDelta) -> None:
@@ -429,13 +432,11 @@ def _drop_docs(conn: sqlite3.Connection, file_id: int, delta: _VocabDelta) -> No
     conn.execute("DELETE FROM doc WHERE file_id = ?", (file_id,))
 
 
-def _held(terms: list[str]) -> dict[str, int]:
+def _held(terms: list[str]) -> Counter[str]:
     """term -> how many of these documents (each a space-separated terms string) hold it."""
-    held: Counter[str] = Counter()
-    for text in terms:
-        held.update(set(text.split(" ")))
+    held = Counter(chain.from_iterable(set(text.split(" ")) for text in terms))
     held.pop("", None)
-    return dict(held)
+    return held
 
 
 def _insert_docs(conn: sqlite3.Connection, file_id: int, source: str, parsed: ParsedFile, delta: _VocabDelta) -> None:
