@@ -137,7 +137,7 @@ def test_the_command_line_imports_and_reports(tmp_path: Path) -> None:
 
     done = palace("import-transcript", str(file), "--date", "2023-04-02", "--wing", "design")
     assert done.returncode == 0, done.stderr
-    assert "2023-04-02-" in done.stdout and "1 messages" in done.stdout
+    assert "2023-04-02-" in done.stdout and "1 message " in done.stdout
     assert "already imported" in palace("import-transcript", str(file), "--date", "2023-04-02").stdout
     found = palace("sessions", "search", "heron", "logo")
     assert "[2023-04-02] user: we picked a heron for the logo" in found.stdout

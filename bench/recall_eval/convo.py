@@ -197,13 +197,15 @@ def _typo(question: str, rng: random.Random, protected: set[str]) -> str | None:
 
 
 def _pad(turn: Turn, pack: Any, rng: random.Random, before: float, after: float) -> Turn:
-    """The turn with a sentence of small talk before and/or after it, at these odds (chat turns are long)."""
+    """The turn with small talk before and/or after it, at these odds (and a second sentence after at half
+    those): real chat turns run to two or three sentences, about 100 characters (LoCoMo's do)."""
     text = turn.text
     joiner = "" if pack is facts_zh else " "
     if rng.random() < before:
         text = rng.choice(pack.SENTENCES) + joiner + text
-    if rng.random() < after:
-        text = text + joiner + rng.choice(pack.SENTENCES)
+    for odds in (after, after / 2):
+        if rng.random() < odds:
+            text = text + joiner + rng.choice(pack.SENTENCES)
     return Turn(turn.speaker, text, turn.tag)
 
 
@@ -219,17 +221,17 @@ def _session_turns(
     user, friend = pair
     blocks: list[list[Turn]] = []
     for stage in stages:
-        padded = [_pad(turn, pack, rng, 0.3, 0.4) for turn in stage.lines]
+        padded = [_pad(turn, pack, rng, 0.5, 0.6) for turn in stage.lines]
         stage.lines[:] = padded  # the answers point at these turns
         blocks.append(list(padded))
     for filler in rng.sample(pack.FILLERS, rng.randint(2, 3)):
         first = rng.choice(pair)
         pair_turns = [Turn(first, filler[0]), Turn(friend if first == user else user, filler[1])]
-        blocks.append([_pad(turn, pack, rng, 0.6, 0.7) for turn in pair_turns])
+        blocks.append([_pad(turn, pack, rng, 0.8, 0.9) for turn in pair_turns])
     for topic in rng.sample(topics, min(len(topics), rng.randint(1, 2))):
         speaker = rng.choice(pair)
-        line = _pad(Turn(speaker, rng.choice(pack.TOPIC_LINES[topic])), pack, rng, 0.4, 0.5)
-        reaction = _pad(Turn(friend if speaker == user else user, rng.choice(pack.REACTIONS)), pack, rng, 0.0, 0.5)
+        line = _pad(Turn(speaker, rng.choice(pack.TOPIC_LINES[topic])), pack, rng, 0.6, 0.7)
+        reaction = _pad(Turn(friend if speaker == user else user, rng.choice(pack.REACTIONS)), pack, rng, 0.2, 0.7)
         blocks.append([line, reaction])
     rng.shuffle(blocks)
     greeting, closing = rng.choice(pack.GREETINGS), rng.choice(pack.CLOSINGS)

@@ -99,6 +99,7 @@ class DateHint:
     high: str
     month: int  # 1-12 for "in June" (any year), else 0
     phrase: str
+    relative: bool = False  # "last week", "this month": counted from today
 
     def matches(self, day: str) -> bool:
         """Whether a session of this day (YYYY-MM-DD) falls in the time named."""
@@ -217,4 +218,4 @@ def _relative_hint(query: str, today: date) -> DateHint | None:
     if not days:
         return None
     low = today - timedelta(days=days + (today.weekday() if days == 7 else 0))
-    return DateHint(low.isoformat(), today.isoformat(), 0, said)
+    return DateHint(low.isoformat(), today.isoformat(), 0, said, relative=True)

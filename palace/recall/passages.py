@@ -78,7 +78,7 @@ def _near(rowid: int, texts: dict[int, tuple[str, str]], step: int) -> int | Non
     file_id = rowid >> DOC_BITS
     for distance in range(1, _REACH + 1):
         other = rowid + step * distance
-        if other >> DOC_BITS != file_id or other & ((1 << DOC_BITS) - 1) == (1 << DOC_BITS) - 1:
+        if other >> DOC_BITS != file_id:
             return None
         if other in texts:
             return other if texts[other][0] in _TURNS else None
@@ -99,7 +99,7 @@ def excerpts(conn: sqlite3.Connection, docs: list[Scored], terms: Collection[Que
     wanted = {d.rowid for d in centres}
     for d in centres:
         if d.kind in _TURNS:
-            wanted |= {d.rowid + i for i in range(-_REACH, _REACH + 2)}
+            wanted |= {d.rowid + i for i in range(-_REACH, 2 * _REACH + 1)}  # the turn after the next too
     texts = _texts(conn, wanted)
     values: dict[int, tuple[float, int]] = {}  # rowid -> (value, side)
 

@@ -43,6 +43,7 @@ _COVERAGE_FLOOR = 0.2  # score factor (squared) of a source covering almost none
 _RECENCY = 0.02  # at most +2% for today's sessions, fading over months
 _DATE_BOOST = 1.0  # a session in the time the query names ("in June") scores this much more ...
 _DAY_BOOST = 2.0  # ... or this much, on the very day it names ("on 3 June 2023")
+DROP_DATE_WORDS = True
 _UNDATED_AGE = 3650  # days: a source without a readable date counts as ten years old
 
 
@@ -112,7 +113,8 @@ def parse_query(query: object, limit: object, since: object, until: object, excl
         shown = " ".join(query.split())[:80]
         raise RecallError(f"recall query has no words to search for, only punctuation or symbols: {shown}")
     hint = query_date(query)
-    if hint is not None:  # "in June" says when, not what: it is not searched for (unless nothing else is left)
+    if hint is not None and DROP_DATE_WORDS and not hint.relative:
+        # "in June" says when, not what: it is not searched for (unless nothing else is left)
         terms = query_terms(query.replace(hint.phrase, " ", 1)) or terms
     excluded = frozenset((exclude,) if isinstance(exclude, str) else exclude)
     return Query(terms, limit, low, high, excluded, hint)

@@ -289,7 +289,8 @@ def _import_transcript(args: argparse.Namespace, settings: Settings, console: Co
 
     written = import_transcript(settings.home, Path(args.file), day=args.date, wing=args.wing)
     for session in written:
-        state = "already imported" if session.existed else f"{session.messages} messages"
+        count = session.messages
+        state = "already imported" if session.existed else f"{count} message{'s' if count != 1 else ''}"
         console.print(f"{session.id}  {state}  {session.journal.name}, {session.archive.name}")
     added = sum(not s.existed for s in written)
     console.info(f"{added} session(s) imported, {len(written) - added} already there")
