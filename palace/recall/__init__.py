@@ -6,29 +6,42 @@ the files (new, changed and deleted ones; a file is re-read only when its size o
 
 Text is tokenised by palace (`text`), not by SQLite, so the index and the query side agree exactly:
 
-- words are NFKC-normalised, case-folded and lightly stemmed (`Databases` -> `databas` <- `database`);
+- words are NFKC-normalised, case-folded and lightly stemmed (`Databases` -> `databas` <- `database`,
+  `bought` -> `buy`), numbers written as words become digits (`three` -> `3`, `twenty-five` -> `25`,
+  `三只` -> `3`);
 - runs of CJK characters (Chinese, Japanese kana, Hangul) become overlapping bigrams plus the run's last
   character, so the two-character query `数据` and the word `数据库` both find `我们的数据库用 PostgreSQL`.
 
 The terms are stored space-separated in an FTS5 column; queries are OR-ed terms built by palace (the
 user's text never reaches FTS5 syntax), stop words (English, Chinese particles) dropped. Every message,
 summary and memory entry (read by `sources`) is its own document; a document's rowid is its file's id
-<< DOC_BITS | its number.
+<< DOC_BITS | its number. A second, contentless FTS5 index holds each file's distinct terms (which files
+hold a term), and a vocabulary table how many documents and files hold each term.
 
-A search (`rank`) (1) shortlists session files inside SQLite from the posting lists alone, by the
-idf-weighted share of the query each covers; (2) reads every document of the shortlisted sessions; (3)
+Dates: a session is dated by its conversation's own start (the journal header's `started`, the archive's
+`- Started:`), not by when its file was written, so imported or replayed sessions (`palace.sessions.
+importer`) filter and rank by when they happened. A time named in the query ("in June", "on 3 June
+2023", "6月", "last week"; `dates`) boosts the sessions of that time; since/until filter.
+
+A search (`rank`) (1) weighs the query's terms (`weights`; a word no document holds is corrected to the
+vocabulary term one edit away, `expand`); (2) shortlists session files from the file-level index, by the
+idf-weighted share of the query each covers; (3) reads every document of the shortlisted sessions; (4)
 scores them with BM25 over all query terms, summaries weighted up, and ranks each session by its best
-documents (a steeply diminishing sum) times its coverage of the query, with a mild recency tie-break.
-Memory entries that hold a query term are scored the same way and rank as their own sources, one per room.
+documents (a steeply diminishing sum) times its coverage of the query, a boost for the time the query
+names and a mild recency tie-break. Memory entries that hold a query term rank as their own sources.
+
+What a hit shows (`passages`): its best documents with the turns around them (the answer after a question,
+the statement before a short echo), each valued; `format` packs the most valuable of all hits into the
+byte budget, shown per session in conversation order with the date and role on each passage.
 
 Secrets: text is redacted with `palace.memory.secrets.redact` before it is stored, so snippets are too;
 the index is rebuilt when the secret patterns change; format_hits (`format`) redacts once more. Nothing
 here logs.
 
-Modules: `text` (tokenising, query terms, snippets), `sources` (reading the files into documents),
-`schema` (the tables, the format version, document rowids), `index` (`RecallIndex`: the connection,
-corruption and busy handling, catching up with the files), `rank` (search and ranking: `RecallHit`),
-`format` (`format_hits`).
+Modules: `text` (tokenising, query terms, snippets), `dates`, `sources` (reading the files into
+documents), `schema` (the tables, the format version, document rowids), `index` (`RecallIndex`: the
+connection, corruption and busy handling, catching up with the files), `weights`, `expand`, `rank` (search
+and ranking: `RecallHit`), `passages` (excerpts), `format` (`format_hits`).
 """
 
 from palace.recall.format import format_hits

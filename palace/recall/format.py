@@ -1,12 +1,29 @@
-"""Recall results as compact text for the model."""
+"""Recall results as compact text for the model: the answer-bearing passages of the best sources, packed.
+
+Each source's excerpts (its best documents and the turns around them, see passages.py) are worth their
+value times the source's weight, (score / best score) ** SOURCE_POWER: the best session's second passage
+usually beats a distant fifth session's best one. The most valuable excerpts are taken until the bytes
+run out, then shown per source (best first) in conversation order, consecutive turns as one passage:
+
+    [2023-05-08] session 2023-05-08-1a2b3c4d
+      - [2023-05-08] user: Do you have any pets at home?
+        assistant: Yep, two turtles, Shelly and Tank. They sunbathe on a rock all day.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from dataclasses import dataclass
 
 from palace.memory.secrets import redact
 from palace.paths import MEMORIES
+from palace.recall.passages import Excerpt
 from palace.recall.rank import RecallHit, neg_date
+from palace.recall.schema import DOC_BITS
+
+SOURCE_POWER = 2.0
+MIN_CUT = 100  # an excerpt is shortened to fit only if at least this many bytes are left for it
+_PASSAGE = "  - "
+_CONTINUED = "    "
 
 
 def _utf8_len(text: str) -> int:
@@ -24,46 +41,114 @@ def _cut_utf8(text: str, max_bytes: int, ellipsis: str = "…") -> str:
     return cut.rstrip() + ellipsis
 
 
-def _entries(groups: dict[str, list[RecallHit]]) -> Iterator[tuple[str, str, RecallHit]]:
-    """(head, prefix, hit) per hit: head starts a source (on its first hit), prefix says where the snippet is from."""
-    for source, group in groups.items():
-        memories = source == MEMORIES
-        header = "memories.md" if memories else f"[{group[0].date}] session {redact(source)}"
-        for i, hit in enumerate(group):
-            dated = f" [{hit.date}]" if memories else ""  # entries of one file carry their own dates
-            yield ("\n" + header) if i == 0 else "", f"  - {redact(hit.where)}{dated}: ", hit
+def _cut_start(text: str, max_bytes: int) -> str:
+    """Text shortened from its start (the end of a turn shown before a match is what leads to it)."""
+    if _utf8_len(text) <= max_bytes:
+        return text
+    data = text.encode("utf-8", "replace")
+    kept = data[len(data) - max(0, max_bytes - 3) :].decode("utf-8", "ignore")
+    return "…" + kept.lstrip("…").lstrip()
+
+
+@dataclass
+class _Item:
+    order: int  # the hit's place, best first
+    hit: RecallHit
+    excerpt: Excerpt
+    value: float
+    text: str = ""  # as shown (redacted, one line, cut to fit)
+
+
+def _label(hit: RecallHit, excerpt: Excerpt) -> str:
+    if hit.source == MEMORIES:
+        return f"{redact(excerpt.role)} [{hit.date}]: "
+    return f"[{hit.date}] {excerpt.role}: "
+
+
+def _header(hit: RecallHit) -> str:
+    return "\nmemories.md" if hit.source == MEMORIES else f"\n[{hit.date}] session {redact(hit.source)}"
+
+
+def _excerpts(hit: RecallHit) -> list[Excerpt]:
+    if hit.excerpts:
+        return hit.excerpts
+    role = hit.where.removeprefix("message (").removesuffix(")")  # a hit made by hand: its snippet
+    return [Excerpt(0, role, hit.snippet, 1.0, 0)]
+
+
+def _items(ordered: list[RecallHit]) -> list[_Item]:
+    top = max((h.score for h in ordered), default=0.0)
+    items = []
+    for order, hit in enumerate(ordered):
+        weight = (hit.score / top) ** SOURCE_POWER if top > 0 else 1.0
+        items += [_Item(order, hit, e, weight * e.value) for e in _excerpts(hit)]
+    return items
+
+
+def _pack(items: list[_Item], room: int, line_cap: int) -> list[_Item]:
+    """The most valuable excerpts that fit in room bytes (a source's header counted with its first)."""
+    chosen: list[_Item] = []
+    shown: set[str] = set()
+    used = 0
+    for item in sorted(items, key=lambda i: (-i.value, i.order, i.excerpt.rowid)):
+        head = 0 if item.hit.source in shown else _utf8_len(_header(item.hit)) + 1
+        line = " ".join(redact(item.excerpt.text).split())
+        # A passage line's label: the date and role, or (continuing a passage) the role only.
+        cost = head + 1 + len(_PASSAGE) + _utf8_len(_label(item.hit, item.excerpt))
+        left = min(room - used - cost, line_cap)
+        if _utf8_len(line) > left:
+            if left < MIN_CUT or item.excerpt.side != 0:
+                continue
+            line = _cut_start(line, left) if item.excerpt.side < 0 else _cut_utf8(line, left)
+        item.text = line
+        chosen.append(item)
+        shown.add(item.hit.source)
+        used += cost + _utf8_len(line)
+    return chosen
+
+
+def _render(ordered: list[RecallHit], chosen: list[_Item]) -> list[str]:
+    """The chosen excerpts per source (best first), in document order, adjacent turns as one passage."""
+    by_source: dict[str, list[_Item]] = {}
+    for item in sorted(chosen, key=lambda i: (i.order, i.excerpt.rowid)):
+        by_source.setdefault(item.hit.source, []).append(item)
+    first: dict[str, RecallHit] = {}
+    for hit in ordered:
+        first.setdefault(hit.source, hit)
+    lines: list[str] = []
+    for source in sorted(by_source, key=lambda s: min(i.order for i in by_source[s])):
+        lines.append(_header(first[source]))
+        previous: _Item | None = None
+        for item in sorted(by_source[source], key=lambda i: (i.excerpt.rowid, i.order)):
+            joined = (
+                previous is not None
+                and source != MEMORIES
+                and item.excerpt.rowid == previous.excerpt.rowid + 1
+                and item.excerpt.rowid >> DOC_BITS == previous.excerpt.rowid >> DOC_BITS
+            )
+            if joined:
+                lines.append(f"\n{_CONTINUED}{redact(item.excerpt.role)}: {item.text}")
+            else:
+                lines.append(f"\n{_PASSAGE}{_label(item.hit, item.excerpt)}{item.text}")
+            previous = item
+    return lines
 
 
 def format_hits(hits: list[RecallHit], *, max_bytes: int = 2048, query: str | None = None) -> str:
-    """Compact text for the model: hits grouped by session (best first, newer first among equal
-    scores), at most max_bytes UTF-8 bytes, secrets redacted. `query` only words the empty answer."""
+    """Compact text for the model: the best passages of the hits grouped by session (best first, newer
+    first among equal scores), each dated and labelled with its role, at most max_bytes UTF-8 bytes,
+    secrets redacted. `query` only words the empty answer."""
     if not hits:
         what = f' for "{" ".join(query.split())}"' if query and query.strip() else ""
         return _cut_utf8(redact(f"no matches{what} in archived sessions or memories"), max_bytes)
-    groups: dict[str, list[RecallHit]] = {}
-    for hit in sorted(hits, key=lambda h: (-h.score, neg_date(h.date))):
-        groups.setdefault(hit.source, []).append(hit)
+    ordered = sorted(hits, key=lambda h: (-h.score, neg_date(h.date)))
+    sources = len({h.source for h in ordered})
     total = len(hits)
-    lines = [
-        f"{total} match{'es' if total != 1 else ''} from {len(groups)} source"
-        f"{'s' if len(groups) != 1 else ''}, best first:"
-    ]
-    used = _utf8_len(lines[0])
-    shown = 0
-    # Each snippet gets a fair share of the room, so that one long snippet cannot crowd out the rest.
-    share = max(120, (max_bytes - used) // min(total, 6) - 60)
-    for head, prefix, hit in _entries(groups):
-        left = total - shown
-        reserve = _utf8_len(f"\n({left} more not shown)") if left > 1 else 0
-        budget = max_bytes - used - reserve - _utf8_len(head) - 1 - _utf8_len(prefix)
-        if budget < 24:
-            break
-        budget = min(budget, share)
-        snippet = _cut_utf8(redact(" ".join(hit.snippet.split())), budget)
-        line = head + "\n" + prefix + snippet
-        lines.append(line)
-        used += _utf8_len(line)
-        shown += 1
-    if shown < total:
-        lines.append(f"\n({total - shown} more not shown)")
+    title = f"{total} match{'es' if total != 1 else ''} from {sources} source{'s' if sources != 1 else ''}, best first:"
+    reserve = _utf8_len(f"\n({total} more not shown)")
+    chosen = _pack(_items(ordered), max_bytes - _utf8_len(title) - reserve, max(240, max_bytes // 3))
+    lines = [title, *_render(ordered, chosen)]
+    hidden = total - len({id(i.hit) for i in chosen})
+    if hidden:
+        lines.append(f"\n({hidden} more not shown)")
     return _cut_utf8("".join(lines), max_bytes)

@@ -8,9 +8,11 @@ import sqlite3
 import stat
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import date
+from itertools import chain
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
@@ -290,8 +292,10 @@ class RecallIndex:
                 return False
             raise
         try:
+            delta = _VocabDelta()
             for rel, meta in batch:
-                self._apply(conn, rel, meta, stats)
+                self._apply(conn, rel, meta, stats, delta)
+            delta.write(conn)
             conn.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(sqlite3.Error):
@@ -300,7 +304,9 @@ class RecallIndex:
             raise
         return True
 
-    def _apply(self, conn: sqlite3.Connection, rel: str, meta: FileMeta | None, stats: RefreshStats) -> None:
+    def _apply(
+        self, conn: sqlite3.Connection, rel: str, meta: FileMeta | None, stats: RefreshStats, delta: _VocabDelta
+    ) -> None:
         """Re-index (or drop) one file inside a write transaction, re-checking it against the table."""
         found = conn.execute("SELECT id, size, mtime_ns FROM file WHERE path = ?", (rel,)).fetchone()
         row = _Indexed._make(found) if found is not None else None
@@ -310,7 +316,7 @@ class RecallIndex:
         if parsed is not None and row is not None and (row.size, row.mtime_ns) == (parsed.size, parsed.mtime_ns):
             return  # another process indexed this version meanwhile
         if row is not None:
-            _drop_docs(conn, row.id)
+            _drop_docs(conn, row.id, delta)
         if meta is None or parsed is None:
             if row is not None:
                 conn.execute("DELETE FROM file WHERE id = ?", (row.id,))
@@ -318,17 +324,20 @@ class RecallIndex:
             return
         if row is None:
             cur = conn.execute(
-                "INSERT INTO file (path, kind, source, size, mtime_ns) VALUES (?, ?, ?, ?, ?)",
-                (rel, meta.kind, meta.source, parsed.size, parsed.mtime_ns),
+                "INSERT INTO file (path, kind, source, day, size, mtime_ns) VALUES (?, ?, ?, ?, ?, ?)",
+                (rel, meta.kind, meta.source, parsed.day, parsed.size, parsed.mtime_ns),
             )
             file_id = int(cur.lastrowid or 0)
             stats.added += 1
         else:
             file_id = row.id
-            conn.execute("UPDATE file SET size = ?, mtime_ns = ? WHERE id = ?", (parsed.size, parsed.mtime_ns, file_id))
+            conn.execute(
+                "UPDATE file SET day = ?, size = ?, mtime_ns = ? WHERE id = ?",
+                (parsed.day, parsed.size, parsed.mtime_ns, file_id),
+            )
             stats.changed += 1
         self._cache.sources[file_id] = meta.source
-        _insert_docs(conn, file_id, meta.source, parsed)
+        _insert_docs(conn, file_id, meta.source, parsed, delta)
 
 
 def _rebuild_schema(conn: sqlite3.Connection) -> None:
@@ -381,17 +390,61 @@ def _indexed_stamps(conn: sqlite3.Connection, paths: set[str] | None) -> dict[st
     return {rel: (size, mtime) for rel, size, mtime in rows}
 
 
-def _drop_docs(conn: sqlite3.Connection, file_id: int) -> None:
-    """Remove one file's documents from the table and from the full-text index."""
+class _VocabDelta:
+    """The vocabulary's changes in one write transaction, written at its end (a common term is updated
+    once a batch, not once a file)."""
+
+    def __init__(self) -> None:
+        self.docs: Counter[str] = Counter()
+        self.files: Counter[str] = Counter()
+        self.dropped = False
+
+    def add(self, held: Counter[str], sign: int) -> None:
+        if sign > 0:
+            self.docs.update(held)
+            self.files.update(held.keys())
+        else:
+            self.docs.subtract(held)
+            self.files.subtract(held.keys())
+            self.dropped = True
+
+    def write(self, conn: sqlite3.Connection) -> None:
+        changed = sorted((t, self.docs[t], n) for t, n in self.files.items() if n or self.docs[t])
+        conn.executemany(
+            "INSERT INTO vocab (term, docs, files) VALUES (?, ?, ?) "
+            "ON CONFLICT (term) DO UPDATE SET docs = docs + excluded.docs, files = files + excluded.files",
+            changed,
+        )
+        if self.dropped:
+            gone = [(t,) for t, n in self.files.items() if n < 0]
+            conn.executemany("DELETE FROM vocab WHERE term = ? AND files <= 0", gone)
+
+
+def _drop_docs(conn: sqlite3.Connection, file_id: int, delta: _VocabDelta) -> None:
+    """Remove one file's documents from the table, the full-text indexes and the vocabulary."""
+    held = _held([t for (t,) in conn.execute("SELECT terms FROM doc WHERE file_id = ?", (file_id,))])
+    if held:
+        conn.execute("INSERT INTO ffts (ffts, rowid, terms) VALUES ('delete', ?, ?)", (file_id, " ".join(sorted(held))))
+        delta.add(held, -1)
     conn.execute(
         "INSERT INTO fts (fts, rowid, terms) SELECT 'delete', id, terms FROM doc WHERE file_id = ?", (file_id,)
     )
     conn.execute("DELETE FROM doc WHERE file_id = ?", (file_id,))
 
 
-def _insert_docs(conn: sqlite3.Connection, file_id: int, source: str, parsed: ParsedFile) -> None:
-    """Index one file's documents (those with at least one term), numbered in file order."""
+def _held(terms: list[str]) -> Counter[str]:
+    """term -> how many of these documents (each a space-separated terms string) hold it."""
+    held = Counter(chain.from_iterable(set(text.split(" ")) for text in terms))
+    held.pop("", None)
+    return held
+
+
+def _insert_docs(conn: sqlite3.Connection, file_id: int, source: str, parsed: ParsedFile, delta: _VocabDelta) -> None:
+    """Index one file's documents (those with at least one term), numbered in file order; the file as a
+    whole in the file-level index (which files hold a term: the shortlist) and the vocabulary (how many
+    documents and files hold each term: the weights, typo corrections)."""
     docs: list[Doc] = parsed.docs[: 1 << DOC_BITS]
+    stored: list[str] = []
     for number, doc in enumerate(docs):
         terms = " ".join(tokenize(doc.text))
         if not terms:
@@ -402,3 +455,8 @@ def _insert_docs(conn: sqlite3.Connection, file_id: int, source: str, parsed: Pa
             (rowid, file_id, source, doc.date, doc.kind, doc.text, terms),
         )
         conn.execute("INSERT INTO fts (rowid, terms) VALUES (?, ?)", (rowid, terms))
+        stored.append(terms)
+    held = _held(stored)
+    if held:
+        conn.execute("INSERT INTO ffts (rowid, terms) VALUES (?, ?)", (file_id, " ".join(sorted(held))))
+        delta.add(held, 1)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import sqlite3
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
@@ -11,13 +10,19 @@ from typing import NamedTuple
 
 from palace.errors import RecallError
 from palace.paths import MEMORIES
+from palace.recall import passages
+from palace.recall.dates import DateHint, query_date
+from palace.recall.passages import Excerpt, Scored, where
 from palace.recall.schema import DOC_BITS, chunks
-from palace.recall.sources import MEMORY_PREFIX, DocKind, memory_room
-from palace.recall.text import QueryTerm, match_expression, query_terms, snippet
+from palace.recall.sources import MEMORY_PREFIX, DocKind
+from palace.recall.text import QueryTerm, filler_terms, match_expression, query_terms, snippet
+from palace.recall.weights import IndexCache, Weights, weigh
+
+__all__ = ["IndexCache", "Query", "RecallHit", "neg_date", "parse_query", "search", "where"]
 
 MAX_LIMIT = 20
 MAX_QUERY_CHARS = 1000
-TERM_ROW_LIMIT = 30_000  # a term in more documents than this only counts for the shortlisted ones
+SHORTLIST_TERMS = 6  # the heaviest query terms that shortlist files (all count when they are scored)
 SHORTLIST = 2  # sessions scored exactly per requested result (at least MIN_SHORTLIST)
 MIN_SHORTLIST = 10
 
@@ -27,20 +32,31 @@ _MEMORY_WEIGHT = 1.0
 _DECAY = 0.15  # weight of the n-th best document of a session: _DECAY ** n (0.5 and 0.3 ranked worse)
 _MAX_DOCS_PER_SOURCE = 6
 _K1, _B = 1.2, 0.75  # BM25 term-frequency saturation and length normalisation
+_ECHO_WORDS = 4  # a document adding fewer words than this to the query's is (partly) an echo ...
+_ECHO_LENGTH = 24  # ... a longer document (in terms) always says enough of its own
+_ECHO_FLOOR = 0.25  # ... and scores down to this share: "So cute! I love your turtles!" is no answer
+SHOWN_COVERAGE = 1.0  # for showing, a document's score times its coverage of the query to this power
+ECHO_IN_RANK = (
+    False  # echoes are scored down for showing only: for ranking, a session that keeps talking about it counts
+)
 _COVERAGE_FLOOR = 0.2  # score factor (squared) of a source covering almost none of the query
 _RECENCY = 0.02  # at most +2% for today's sessions, fading over months
+_DATE_BOOST = 1.0  # a session in the time the query names ("in June") scores this much more ...
+_DAY_BOOST = 2.0  # ... or this much, on the very day it names ("on 3 June 2023")
+DROP_DATE_WORDS = True
 _UNDATED_AGE = 3650  # days: a source without a readable date counts as ten years old
 
 
 @dataclass
 class RecallHit:
-    """One result: the best matching text of one session (or one memory room)."""
+    """One result: the best matching text of one session (or one memory room), and what to show of it."""
 
     source: str  # session id like "2026-11-30-a1b2c3d4", or "memories.md"
-    date: str  # "YYYY-MM-DD"
+    date: str  # "YYYY-MM-DD": the conversation's own start date
     snippet: str  # best matching text, secrets redacted, shortened around the match
     score: float
     where: str  # "summary" | "message (user)" | "message (assistant)" | "memory Preferences/x"
+    excerpts: list[Excerpt] = field(default_factory=list)  # the best documents and their neighbouring turns
 
 
 def neg_date(day: str) -> int:
@@ -49,24 +65,6 @@ def neg_date(day: str) -> int:
         return -date.fromisoformat(day).toordinal()
     except ValueError:
         return 0
-
-
-def where(kind: str) -> str:
-    """How a hit names the document it comes from (RecallHit.where)."""
-    room = memory_room(kind)
-    if room is not None:
-        return "memory " + room
-    if kind == DocKind.SUMMARY:
-        return "summary"
-    return f"message ({kind})"
-
-
-@dataclass
-class IndexCache:
-    """What a RecallIndex remembers between uses; the catch-up keeps it in step with the tables."""
-
-    sources: dict[int, str] = field(default_factory=dict)  # file id -> source (ids are never reused)
-    doc_count: int | None = None  # None: count again
 
 
 # -- the request -----------------------------------------------------------------------------------
@@ -81,6 +79,7 @@ class Query:
     since: date | None
     until: date | None
     exclude: frozenset[str]  # sources left out (e.g. the live session)
+    hint: DateHint | None = None  # a time the query's words name: a boost, not a filter
 
     @property
     def low(self) -> str:
@@ -113,8 +112,12 @@ def parse_query(query: object, limit: object, since: object, until: object, excl
     if not terms:
         shown = " ".join(query.split())[:80]
         raise RecallError(f"recall query has no words to search for, only punctuation or symbols: {shown}")
+    hint = query_date(query)
+    if hint is not None and DROP_DATE_WORDS and not hint.relative:
+        # "in June" says when, not what: it is not searched for (unless nothing else is left)
+        terms = query_terms(query.replace(hint.phrase, " ", 1)) or terms
     excluded = frozenset((exclude,) if isinstance(exclude, str) else exclude)
-    return Query(terms, limit, low, high, excluded)
+    return Query(terms, limit, low, high, excluded, hint)
 
 
 def _date_or_none(name: str, value: object) -> date | None:
@@ -127,68 +130,12 @@ def _day(value: date) -> date:
     return value.date() if isinstance(value, datetime) else value
 
 
-# -- term weights ----------------------------------------------------------------------------------
-
-
-@dataclass
-class Weights:
-    """The query's terms weighed against the index: idf weights, and a bit for each term it holds."""
-
-    present: list[QueryTerm]  # the terms some document holds, in query order
-    freqs: dict[QueryTerm, int]  # documents holding each term
-    weight: dict[QueryTerm, float]  # idf; a CJK word of n bigrams weighs about as much as one English word
-    bit: dict[QueryTerm, int]  # bit i for the i-th present term
-    total: float  # the weight of the whole query (absent terms too)
-    _coverage: dict[int, float] = field(default_factory=dict)
-
-    def coverage(self, mask: int) -> float:
-        """The idf-weighted share of the query that the terms in mask make up."""
-        value = self._coverage.get(mask)
-        if value is None:
-            covered = sum(self.weight[t] for t in self.present if mask & self.bit[t])
-            value = self._coverage[mask] = covered / self.total
-        return value
-
-
-def _weigh(conn: sqlite3.Connection, terms: list[QueryTerm], cache: IndexCache) -> Weights | None:
-    """The terms' weights, or None when no document holds any of them."""
-    freqs, total = _frequencies(conn, terms, cache)
-    present = [t for t in terms if freqs[t] > 0]
-    if not present:
-        return None
-    sizes: dict[int, int] = {}
-    for term in terms:
-        sizes[term.group] = sizes.get(term.group, 0) + 1
-    weight = {t: math.log(1 + (total - freqs[t] + 0.5) / (freqs[t] + 0.5)) / math.sqrt(sizes[t.group]) for t in terms}
-    bit = {t: 1 << i for i, t in enumerate(present)}
-    return Weights(present, freqs, weight, bit, sum(weight.values()) or 1.0)
-
-
-def _frequencies(
-    conn: sqlite3.Connection, terms: list[QueryTerm], cache: IndexCache
-) -> tuple[dict[QueryTerm, int], int]:
-    """How many documents hold each term (from the FTS5 vocabulary), and how many there are."""
-    if cache.doc_count is None:
-        cache.doc_count = int(conn.execute("SELECT count(*) FROM doc").fetchone()[0])
-    total = max(cache.doc_count, 1)
-    freqs: dict[QueryTerm, int] = {}
-    for term in terms:
-        if term.prefix:
-            row = conn.execute(
-                "SELECT sum(doc) FROM fts_vocab WHERE term >= ? AND term < ?", (term.text, term.text + "\U0010ffff")
-            ).fetchone()
-        else:
-            row = conn.execute("SELECT doc FROM fts_vocab WHERE term = ?", (term.text,)).fetchone()
-        freqs[term] = min(int(row[0] or 0), total) if row else 0
-    return freqs, total
-
-
 # -- the search, phase by phase --------------------------------------------------------------------
 
 
 def search(conn: sqlite3.Connection, query: Query, cache: IndexCache) -> list[RecallHit]:
     """The best query.limit sources for the query, from the index as it is."""
-    weights = _weigh(conn, query.terms, cache)
+    weights = weigh(conn, query.terms, cache)
     if weights is None:
         return []
     row = conn.execute("SELECT id FROM file WHERE path = ?", (MEMORIES,)).fetchone()
@@ -197,36 +144,61 @@ def search(conn: sqlite3.Connection, query: Query, cache: IndexCache) -> list[Re
     rows = _read_candidates(conn, query, weights, shortlisted, memories_id, cache)
     sources = _sources(conn, cache, {r.rowid >> DOC_BITS for r in rows})
     groups = _score(rows, sources, weights, query)
-    return _hits(conn, _rank(groups, weights)[: query.limit], weights)
+    return _hits(conn, _rank(groups, weights, query)[: query.limit], weights)
 
 
 def _shortlist(conn: sqlite3.Connection, query: Query, weights: Weights, memories_id: int | None) -> list[int]:
-    """1. Shortlist session files inside SQLite from the FTS5 posting lists alone (ranking each matching
-    document with bm25 costs a lookup per document): the idf-weighted share of the query a file covers;
-    among equals, the most recently indexed. A term in very many documents is not listed (unless it is
-    the rarest); it still counts when the shortlist is scored."""
-    listed: list[QueryTerm] = []
-    for term in sorted(weights.present, key=lambda t: weights.freqs[t]):
-        if listed and weights.freqs[term] > TERM_ROW_LIMIT:
-            break
-        listed.append(term)
-    postings = " UNION ALL ".join(
-        "SELECT DISTINCT rowid >> ? AS fid, ? AS w FROM fts WHERE fts MATCH ?" for _t in listed
-    )
-    params: list[object] = []
-    for term in listed:
-        params += [DOC_BITS, weights.weight[term], match_expression([term])]
-    sql = f"SELECT g.fid, g.cov AS e FROM (SELECT fid, sum(w) AS cov FROM ({postings}) GROUP BY fid) AS g"
-    conditions = ["g.fid IS NOT ?"]
-    params.append(memories_id)
+    """1. Shortlist session files inside SQLite from the file-level index alone: by the idf-weighted share
+    of the query a file covers (a query term counted once, whichever of its needles a file holds), more
+    for a file of the date the query names; among equals, the most recently indexed.
+
+    The sets of query terms are taken heaviest first ("a AND b AND c", then "a AND b", ...): each an FTS5
+    intersection stopped after the files wanted, so no posting list is read to its end and nothing is
+    grouped. The SHORTLIST_TERMS heaviest terms make the sets; the others count when the files are scored."""
     filters, values = _file_filters(query)
+    sql = "SELECT ffts.rowid FROM ffts"
     if filters:
-        sql += " JOIN file AS f ON f.id = g.fid"
-        conditions += filters
-        params += values
-    sql += " WHERE " + " AND ".join(conditions) + " ORDER BY e DESC, g.fid DESC LIMIT ?"
-    params.append(query.shortlist)
-    return [file_id for file_id, _estimate in conn.execute(sql, params)]
+        sql += " JOIN file AS f ON f.id = ffts.rowid"
+    sql += " WHERE ffts MATCH ? AND ffts.rowid IS NOT ?" + "".join(f" AND {c}" for c in filters)
+    sql += " ORDER BY ffts.rowid DESC LIMIT ?"
+    wanted = query.shortlist * (2 if query.hint is not None else 1)
+    found: dict[int, float] = {}
+    for expression, estimate in _term_sets(weights):
+        if len(found) >= wanted:
+            break
+        for (file_id,) in conn.execute(sql, [expression, memories_id, *values, wanted]):
+            found.setdefault(int(file_id), estimate)
+    ranked = list(found.items())
+    if query.hint is not None and ranked:
+        days = _days(conn, [f for f, _e in ranked])
+        ranked = [(f, e * (_boost(query.hint) if query.hint.matches(days.get(f, "")) else 1.0)) for f, e in ranked]
+    ranked.sort(key=lambda fe: (-fe[1], -fe[0]))
+    return [file_id for file_id, _estimate in ranked[: query.shortlist]]
+
+
+def _term_sets(weights: Weights) -> list[tuple[str, float]]:
+    """Every set of the SHORTLIST_TERMS heaviest query terms as an FTS5 AND expression (a term: its needles
+    OR-ed), with its weight, heaviest first: a file holding exactly that set has that estimate."""
+    concepts = sorted(weights.bit_weight.items(), key=lambda bw: (-bw[1], bw[0]))[:SHORTLIST_TERMS]
+    needles = {bit: match_expression(n.term for n in weights.needles if n.bit == bit) for bit, _w in concepts}
+    sets = []
+    for mask in range(1, 1 << len(concepts)):
+        chosen = [(bit, w) for i, (bit, w) in enumerate(concepts) if mask >> i & 1]
+        sets.append((" AND ".join(f"({needles[bit]})" for bit, _w in chosen), sum(w for _b, w in chosen)))
+    sets.sort(key=lambda s: -s[1])
+    return sets
+
+
+def _days(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
+    days: dict[int, str] = {}
+    for chunk, marks in chunks(ids):
+        days.update(conn.execute(f"SELECT id, day FROM file WHERE id IN ({marks})", chunk).fetchall())
+    return days
+
+
+def _boost(hint: DateHint) -> float:
+    """The score factor of a session in the time a query names."""
+    return 1.0 + (_DAY_BOOST if hint.low and hint.low == hint.high else _DATE_BOOST)
 
 
 def _file_filters(query: Query) -> tuple[list[str], list[object]]:
@@ -234,10 +206,10 @@ def _file_filters(query: Query) -> tuple[list[str], list[object]]:
     conditions: list[str] = []
     values: list[object] = []
     if query.since is not None:
-        conditions.append("substr(f.source, 1, 10) >= ?")
+        conditions.append("f.day >= ?")
         values.append(query.low)
     if query.until is not None:
-        conditions.append("substr(f.source, 1, 10) <= ?")
+        conditions.append("f.day <= ?")
         values.append(query.high)
     if query.exclude:
         conditions.append(f"f.source NOT IN ({','.join('?' * len(query.exclude))})")
@@ -302,32 +274,37 @@ class _Group:
     """The candidate documents of one source (a session, or one memory room) during a search."""
 
     source: str
-    scores: list[float]
+    docs: list[Scored]  # scored for showing: echoes down
     mask: int  # bit i: the query's i-th term occurs in some document of the source
     best: float
     rowid: int  # the best document
     kind: str
     date: str
     best_mask: int
+    ranking: list[float]  # scored for ranking the source
 
-    def add(self, doc: Candidate, score: float, mask: int) -> None:
-        self.scores.append(score)
+    def add(self, doc: Candidate, score: float, mask: int, shown: float) -> None:
+        self.docs.append(Scored(shown, doc.rowid, doc.kind))
+        self.ranking.append(score)
         self.mask |= mask
         if score > self.best:
             self.best, self.rowid, self.kind, self.date, self.best_mask = score, doc.rowid, doc.kind, doc.day, mask
 
 
-class _Needle(NamedTuple):
+class _Probe(NamedTuple):
     bit: int
     text: str  # " term " (" term" for a prefix), counted in a document's terms with a space each side of each
     weight: float
+    term: str
 
 
 def _score(rows: list[Candidate], sources: dict[int, str], weights: Weights, query: Query) -> dict[str, _Group]:
     """3. Score the candidates exactly: BM25 over every query term (term frequency, length), summaries
-    weighted up, gathered per source (a session, or one memory room)."""
-    needles = [
-        _Needle(weights.bit[t], f" {t.text}" if t.prefix else f" {t.text} ", weights.weight[t]) for t in weights.present
+    weighted up, echoes (short documents that say little beyond the query's words) down, gathered per
+    source (a session, or one memory room)."""
+    probes = [
+        _Probe(n.bit, f" {n.term.text}" if n.term.prefix else f" {n.term.text} ", n.weight, n.term.text)
+        for n in weights.needles
     ]
     lengths = [doc.terms.count(" ") + 1 for doc in rows]
     average = sum(lengths) / len(lengths) if lengths else 1.0
@@ -337,31 +314,44 @@ def _score(rows: list[Candidate], sources: dict[int, str], weights: Weights, que
         source = sources.get(doc.rowid >> DOC_BITS)
         if source is None or not low <= doc.day <= high:
             continue
-        score, mask = _bm25(doc.terms, length, average, needles)
+        score, mask, matched = _bm25(doc.terms, length, average, probes)
         if not mask:
             continue
         score *= _KIND_WEIGHT.get(doc.kind, _MEMORY_WEIGHT)
+        shown = score * _echo_factor(doc.terms, matched) if length <= _ECHO_LENGTH else score
+        shown *= weights.coverage(mask) ** SHOWN_COVERAGE
+        if ECHO_IN_RANK:
+            score = shown
         name = f"{source}\0{doc.kind}" if doc.kind.startswith(MEMORY_PREFIX) else source  # one result per room
         group = groups.get(name)
         if group is None:
-            groups[name] = _Group(source, [score], mask, score, doc.rowid, doc.kind, doc.day, mask)
-        else:
-            group.add(doc, score, mask)
+            group = groups[name] = _Group(source, [], 0, -1.0, doc.rowid, doc.kind, doc.day, mask, [])
+        group.add(doc, score, mask, shown)
     return groups
 
 
-def _bm25(terms: str, length: int, average: float, needles: list[_Needle]) -> tuple[float, int]:
-    """The BM25 score of one document's terms, and the bits of the query terms it holds."""
+def _bm25(terms: str, length: float, average: float, probes: list[_Probe]) -> tuple[float, int, list[str]]:
+    """The BM25 score of one document's terms, the bits of the query terms it holds, and the terms found."""
     padded = f" {terms.replace(' ', '  ')} "  # non-overlapping counts miss " t " twice in " t t "
     norm = _K1 * (1 - _B + _B * length / average)
     mask = 0
     score = 0.0
-    for needle in needles:
-        tf = padded.count(needle.text)
+    matched: list[str] = []
+    for probe in probes:
+        tf = padded.count(probe.text)
         if tf:
-            mask |= needle.bit
-            score += needle.weight * tf * (_K1 + 1) / (tf + norm)
-    return score, mask
+            mask |= probe.bit
+            score += probe.weight * tf * (_K1 + 1) / (tf + norm)
+            matched.append(probe.term)
+    return score, mask, matched
+
+
+def _echo_factor(terms: str, matched: list[str]) -> float:
+    """1 for a document that says something beyond the query's words; less for an echo of them."""
+    novel = filler_terms().novelty(terms, matched)
+    if novel >= _ECHO_WORDS:
+        return 1.0
+    return _ECHO_FLOOR + (1 - _ECHO_FLOOR) * novel / _ECHO_WORDS
 
 
 class _Ranked(NamedTuple):
@@ -370,30 +360,34 @@ class _Ranked(NamedTuple):
     group: _Group
 
 
-def _rank(groups: dict[str, _Group], weights: Weights) -> list[_Ranked]:
+def _rank(groups: dict[str, _Group], weights: Weights, query: Query) -> list[_Ranked]:
     """4. Rank the sources: a diminishing sum of each one's best documents times its coverage of the
-    query, with a mild preference for recent ones; newer first among equal scores."""
+    query, more for a session of the date the query names, with a mild preference for recent ones;
+    newer first among equal scores."""
     today = date.today().toordinal()
     ranked: list[_Ranked] = []
     for group in groups.values():
-        scores = sorted(group.scores, reverse=True)[:_MAX_DOCS_PER_SOURCE]
+        scores = sorted(group.ranking, reverse=True)[:_MAX_DOCS_PER_SOURCE]
         aggregate = sum(value * _DECAY**i for i, value in enumerate(scores))
         score = aggregate * (_COVERAGE_FLOOR + (1 - _COVERAGE_FLOOR) * weights.coverage(group.mask)) ** 2
         ordinal = -neg_date(group.date)
         age = max(0, today - ordinal) if ordinal else _UNDATED_AGE
         score *= 1.0 + _RECENCY / (1.0 + age / 90.0)
+        if query.hint is not None and query.hint.matches(group.date):
+            score *= _boost(query.hint)
         ranked.append(_Ranked(score, ordinal, group))
     ranked.sort(key=lambda r: (-r.score, -r.ordinal))
     return ranked
 
 
 def _hits(conn: sqlite3.Connection, ranked: list[_Ranked], weights: Weights) -> list[RecallHit]:
-    """5. The hits: each source's best document, shortened around the query terms it holds."""
+    """5. The hits: each source's best document, shortened around the query terms it holds, and the
+    excerpts to show (its best documents and the turns around them)."""
     hits: list[RecallHit] = []
     for score, _ordinal, group in ranked:
         row = conn.execute("SELECT text FROM doc WHERE id = ?", (group.rowid,)).fetchone()
         text = row[0] if row else ""
-        shown = [t for t in weights.present if group.best_mask & weights.bit[t]]
+        shown = [n.term for n in weights.needles if group.best_mask & n.bit]
         hits.append(
             RecallHit(
                 source=group.source,
@@ -401,6 +395,7 @@ def _hits(conn: sqlite3.Connection, ranked: list[_Ranked], weights: Weights) -> 
                 snippet=snippet(text, shown or weights.present),
                 score=round(score, 4),
                 where=where(group.kind),
+                excerpts=passages.excerpts(conn, group.docs, weights.present),
             )
         )
     return hits

@@ -8,9 +8,9 @@ from typing import TypeVar
 
 from palace.memory.secrets import SECRET_KINDS
 
-SCHEMA_VERSION = 4  # bump when the tables or the tokenizer change: older index files are rebuilt
+SCHEMA_VERSION = 7  # bump when the tables or the tokenizer change: older index files are rebuilt
 DOC_BITS = 20  # a document's rowid is its file's id << DOC_BITS | its number in the file
-TABLES = ("fts_vocab", "fts", "doc", "file")  # in the order they are dropped
+TABLES = ("vocab", "ffts", "fts_vocab", "fts", "doc", "file")  # in the order they are dropped
 IN_LIST = 500  # values per `IN (?, ...)` list, well under SQLite's limit on bound parameters
 
 _T = TypeVar("_T")
@@ -21,6 +21,7 @@ CREATE TABLE IF NOT EXISTS file (
     path TEXT NOT NULL UNIQUE,
     kind TEXT NOT NULL,
     source TEXT NOT NULL,
+    day TEXT NOT NULL DEFAULT '',
     size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL
 );
@@ -38,7 +39,14 @@ CREATE INDEX IF NOT EXISTS doc_file ON doc(file_id);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
     terms, content = 'doc', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 0'
 );
-CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, row);
+CREATE VIRTUAL TABLE IF NOT EXISTS ffts USING fts5(
+    terms, content = '', detail = none, columnsize = 0, tokenize = 'unicode61 remove_diacritics 0'
+);
+CREATE TABLE IF NOT EXISTS vocab (
+    term TEXT PRIMARY KEY,
+    docs INTEGER NOT NULL,
+    files INTEGER NOT NULL
+) WITHOUT ROWID;
 """
 
 

@@ -83,9 +83,10 @@ class Doc:
 
 
 class ParsedFile(NamedTuple):
-    """The documents of one file, and the size and mtime of the version they were read from."""
+    """The documents of one file, the day they are dated, and the size and mtime of the version read."""
 
     docs: list[Doc]
+    day: str  # the conversation's own start date (journal header, archive `- Started:`), else the name's
     size: int
     mtime_ns: int
 
@@ -104,7 +105,19 @@ def _content_text(content: object) -> str:
     return ""
 
 
-def _parse_journal(data: bytes, day: str) -> list[Doc]:
+def started_day(value: object) -> str | None:
+    """The date (YYYY-MM-DD, in its own time zone) of a journal header's `started`, or None if unreadable."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value.strip()).date().isoformat()
+    except ValueError:
+        return None
+
+
+def _parse_journal(data: bytes, day: str) -> tuple[list[Doc], str]:
+    """The messages of a journal, dated by its header's `started` (a session imported or replayed from
+    elsewhere is dated by when it happened, not by when its file was written)."""
     docs: list[Doc] = []
     for line in data.split(b"\n"):
         if not line.strip():
@@ -113,7 +126,12 @@ def _parse_journal(data: bytes, day: str) -> list[Doc]:
             obj = json.loads(line)
         except ValueError:  # a truncated last line of a live journal, or a damaged line
             continue
-        if not isinstance(obj, dict) or obj.get("type") != "message":
+        if not isinstance(obj, dict):
+            continue
+        if obj.get("type") == "session" and not docs:
+            day = started_day(obj.get("started")) or day
+            continue
+        if obj.get("type") != "message":
             continue
         message = obj.get("message")
         if not isinstance(message, dict):
@@ -124,13 +142,15 @@ def _parse_journal(data: bytes, day: str) -> list[Doc]:
         text = _clip(_content_text(message.get("content")))
         if text:
             docs.append(Doc(DocKind(role), day, redact(text)))
-    return docs
+    return docs, day
 
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _ITEM = re.compile(r"^\s{0,3}[-*+]\s+(?:\[(\d{4}-\d{2}-\d{2})\]\s*)?(.*\S)\s*$")
 _BOLD_PATH = re.compile(r"^\*\*(.+?)\*\*:?\s*")
+_STARTED = re.compile(r"^- Started:\s*(\d{4}-\d{2}-\d{2})\b", re.M)
+_NO_SUMMARY = "(no summary)"  # what an archive says when it has none: nothing to index
 
 
 def _sections(text: str) -> dict[str, list[str]]:
@@ -153,22 +173,33 @@ def _sections(text: str) -> dict[str, list[str]]:
     return sections
 
 
-def _parse_archive(text: str, day: str) -> list[Doc]:
+def _archive_day(text: str, day: str) -> str:
+    """The archive header's `- Started:` date (before its first section), else the file name's."""
+    head = text.split("\n## ", 1)[0]
+    match = _STARTED.search(head)
+    if match is not None:
+        with contextlib.suppress(ValueError):
+            return date.fromisoformat(match.group(1)).isoformat()
+    return day
+
+
+def _parse_archive(text: str, day: str) -> tuple[list[Doc], str]:
+    day = _archive_day(text, day)
     sections = _sections(text)
     parts: list[str] = []
     summary = "\n".join(sections.get("summary", [])).strip()
-    if summary:
+    if summary and summary != _NO_SUMMARY:
         parts.append(summary)
     for line in sections.get("memories extracted", []):
         item = _ITEM.match(line)
         if item:
             parts.append(_BOLD_PATH.sub(lambda m: m.group(1) + ": ", item.group(2)))
-    if not parts:  # a hand-written or unusual archive: index what it says, minus the header list
+    if not parts and not summary:  # a hand-written or unusual archive: index what it says, minus the header
         known = {"token usage"}
         body = [ln for name, lines in sections.items() if name not in known for ln in lines]
-        parts = [ln for ln in body if ln.strip()]
+        parts = [ln for ln in body if ln.strip() and ln.strip() not in (_NO_SUMMARY, "- (none)")]
     text = _clip("\n".join(parts))
-    return [Doc(DocKind.SUMMARY, day, redact(text))] if text else []
+    return ([Doc(DocKind.SUMMARY, day, redact(text))] if text else []), day
 
 
 def _parse_memories(data: bytes, default_day: str) -> list[Doc]:
@@ -198,14 +229,12 @@ def read_file(path: Path, kind: FileKind, day: str) -> ParsedFile | None:
     finally:
         os.close(fd)
     if kind == FileKind.JOURNAL:
-        docs = _parse_journal(data, day)
+        docs, day = _parse_journal(data, day)
     elif kind == FileKind.ARCHIVE:
-        docs = _parse_archive(data.decode("utf-8", "replace"), day)
+        docs, day = _parse_archive(data.decode("utf-8", "replace"), day)
     else:
-        if not day:
-            day = datetime.fromtimestamp(st.st_mtime).date().isoformat()
-        docs = _parse_memories(data, day)
-    return ParsedFile(docs, st.st_size, st.st_mtime_ns)
+        docs = _parse_memories(data, day or datetime.fromtimestamp(st.st_mtime).date().isoformat())
+    return ParsedFile(docs, day, st.st_size, st.st_mtime_ns)
 
 
 def hot_files(found: Found, now: float) -> list[str]:

@@ -35,7 +35,7 @@ def stem(word: str) -> str:
     cached = _STEM_CACHE.get(word)
     if cached is not None:
         return cached
-    w = word
+    w = _IRREGULAR.get(word, word)
     if len(w) > 3 and w.isascii() and w.isalpha():
         w = _final_e(_derivational(_verb_ending(_plural(w))))
     if len(_STEM_CACHE) < 200_000:
@@ -43,8 +43,33 @@ def stem(word: str) -> str:
     return w
 
 
+# Irregular past forms (and a few plurals) -> the word they come from, so that "what did she buy" finds
+# "I bought". Forms whose base is a common word in technical talk (built, broke, kept, spent, sent, found,
+# left) are not on the list: they made developer sessions match too widely.
+_IRREGULAR = {
+    past: base
+    for base, forms in (
+        ("buy", "bought"), ("go", "went gone"), ("run", "ran"), ("see", "seen"), ("make", "made"),
+        ("take", "took taken"), ("give", "gave given"), ("win", "won"), ("lose", "lost"),
+        ("meet", "met"), ("feel", "felt"), ("begin", "began begun"), ("write", "wrote written"),
+        ("teach", "taught"), ("catch", "caught"), ("bring", "brought"), ("sell", "sold"), ("pay", "paid"),
+        ("choose", "chose chosen"), ("eat", "ate eaten"),
+        ("drive", "drove driven"), ("fly", "flew flown"), ("swim", "swam swum"), ("sing", "sang sung"),
+        ("steal", "stole stolen"), ("grow", "grew grown"), ("throw", "threw thrown"),
+        ("draw", "drew drawn"), ("wear", "wore worn"), ("ride", "rode ridden"), ("hide", "hid hidden"),
+        ("sleep", "slept"), ("hear", "heard"),
+        ("hold", "held"), ("sit", "sat"), ("stand", "stood"), ("understand", "understood"), ("speak", "spoke spoken"),
+        ("forget", "forgot forgotten"),
+        ("drink", "drank drunk"), ("know", "knew known"),
+        ("child", "children"), ("foot", "feet"), ("tooth", "teeth"), ("mouse", "mice"),
+        ("woman", "women"), ("man", "men"),
+    )
+    for past in forms.split()
+}  # fmt: skip
+
+
 def _plural(w: str) -> str:
-    if w.endswith("ies") and len(w) > 4:
+    if w.endswith(("ies", "ied")) and len(w) > 4:  # cries, cried -> cry
         return w[:-3] + "y"
     if w.endswith("sses") or w.endswith(("xes", "ches", "shes", "zzes")):
         return w[:-2]
@@ -89,8 +114,78 @@ def _cjk_terms(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)] + [run[-1]]
 
 
-def _pieces(text: str) -> Iterator[tuple[str, bool]]:
-    """(piece, is_cjk) for each word or CJK run of already normalised text."""
+_UNITS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19, "zero": 0,
+}  # fmt: skip
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_ONES = {"one": 1, **{w: n for w, n in _UNITS.items() if 2 <= n <= 9}}  # "one" alone stays a word: too common
+_ZH_NUMERALS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_ZH_SCALES = {"十": 10, "百": 100, "千": 1000}
+_ZH_NUMBER_RUN = re.compile("[零一二两三四五六七八九十百千]+")
+
+
+def _words_as_numbers(pieces: Iterable[tuple[str, bool]]) -> Iterator[tuple[str, bool]]:
+    """Numbers written as words become digits, as digits are: "three" -> "3", "twenty-five" -> "25"."""
+    pending: int | None = None  # a tens word waiting for its unit
+    for piece, is_cjk in pieces:
+        if pending is not None:
+            unit = None if is_cjk else _ONES.get(piece)
+            yield str(pending + unit) if unit is not None else str(pending), False
+            pending = None
+            if unit is not None:
+                continue
+        if not is_cjk and piece in _TENS:
+            pending = _TENS[piece]
+        elif not is_cjk and piece in _UNITS:
+            yield str(_UNITS[piece]), False
+        else:
+            yield piece, is_cjk
+    if pending is not None:
+        yield str(pending), False
+
+
+def _zh_value(run: str) -> int | None:
+    """The value of a run of Chinese numerals (三 -> 3, 十二 -> 12, 二十五 -> 25, 三百 -> 300), or None."""
+    if len(run) == 1 and run in _ZH_NUMERALS:
+        return _ZH_NUMERALS[run]
+    total = digit = 0
+    for char in run:
+        if char in _ZH_NUMERALS:
+            digit = _ZH_NUMERALS[char]
+        else:
+            total += (digit or 1) * _ZH_SCALES[char]
+            digit = 0
+    return total + digit if total or digit else None
+
+
+def cjk_numbers(run: str) -> list[str]:
+    """The numbers a CJK run writes in Chinese numerals, as digits (三只猫 -> ["3"]); a lone 一 is left out,
+    it is part of too many words (一起, 一下)."""
+    out = []
+    for match in _ZH_NUMBER_RUN.finditer(run):
+        if match.group() == "一":
+            continue
+        value = _zh_value(match.group())
+        if value is not None:
+            out.append(str(value))
+    return out
+
+
+def _pieces(text: str) -> Iterable[tuple[str, bool]]:
+    """(piece, is_cjk) for each word or CJK run of already normalised text, numbers as digits."""
+    if _HAS_CJK.search(text) is None:  # the common case, without a look at each word
+        pieces: Iterable[tuple[str, bool]] = [(word, False) for word in _WORD.findall(text)]
+    else:
+        pieces = _mixed_pieces(text)
+    return _words_as_numbers(pieces) if _NUMBER_WORD.search(text) else pieces
+
+
+_NUMBER_WORD = re.compile(r"\b(?:" + "|".join(sorted({*_UNITS, *_TENS}, key=len, reverse=True)) + r")\b")
+
+
+def _mixed_pieces(text: str) -> Iterator[tuple[str, bool]]:
     for word in _WORD.findall(text):
         if _HAS_CJK.search(word) is None:
             yield word, False
@@ -107,10 +202,14 @@ def _pieces(text: str) -> Iterator[tuple[str, bool]]:
 
 def tokenize(text: str) -> list[str]:
     """Index terms of text: stemmed words and CJK bigrams, in order."""
+    normed = _norm(text)
+    if _HAS_CJK.search(normed) is None and _NUMBER_WORD.search(normed) is None:
+        return [stem(word) for word in _WORD.findall(normed)]
     terms: list[str] = []
-    for piece, is_cjk in _pieces(_norm(text)):
+    for piece, is_cjk in _pieces(normed):
         if is_cjk:
             terms.extend(_cjk_terms(piece))
+            terms.extend(cjk_numbers(piece))
         else:
             terms.append(stem(piece))
     return terms
@@ -181,6 +280,7 @@ def query_terms(query: str) -> list[QueryTerm]:
             if is_cjk:
                 parts = _strip_zh_stops(piece) if drop_stops else [piece]
                 pieces = [(t, len(part) == 1) for part in parts for t in _cjk_terms(part)[:-1] or [part]]
+                pieces += [(n, False) for n in cjk_numbers(piece)]
             else:
                 if drop_stops and piece in _EN_STOP:
                     continue
@@ -275,3 +375,49 @@ def _window(flat: str, anchor: int, width: int) -> str:
         space = flat.rfind(" ", end - 20, end)
         end = space if space > start else end
     return ("…" if start > 0 else "") + flat[start:end].strip() + ("…" if end < len(flat) else "")
+
+
+# Words that carry no content of their own in a chat turn ("So cute! I love that!"): with the stop words,
+# what an echo of a query is made of besides the query's own words.
+_FILLER_WORDS = _wordlist(
+    """
+    yeah yes yep yup nope wow oh ooh aww aw haha hahaha lol omg ok okay cool nice great awesome amazing
+    wonderful sure totally true right really hey hi hello bye thanks thank congrats congratulations love
+    cute sweet fun lovely glad happy sorry so such literally honestly definitely absolutely agreed exactly
+    indeed well hmm um uh ah ha good wait way omg seriously
+    """
+)
+_ZH_FILLER_CHARS = _ZH_STOP_CHARS + "哇哈嗯哦噢耶嘛啦喔呀好对真太"
+
+
+class Filler:
+    """Tells how much a document says beyond a query's words (see novelty)."""
+
+    def __init__(self) -> None:
+        self.stems = frozenset(stem(w) for w in (*_EN_STOP, *_FILLER_WORDS)) | frozenset((*_EN_STOP, *_FILLER_WORDS))
+
+    def novelty(self, terms: str, matched: Collection[str]) -> float:
+        """The words of a document's terms that are neither query terms (matched) nor filler: English
+        words count one each, CJK characters half each (a Chinese word is about two)."""
+        seen = set(matched)
+        cjk_seen = "".join(m for m in matched if _HAS_CJK.search(m))
+        words = 0
+        chars: set[str] = set()
+        for term in set(terms.split(" ")):
+            if term in seen or term in self.stems:
+                continue
+            if _HAS_CJK.search(term):
+                chars.update(c for c in term if c not in cjk_seen and c not in _ZH_FILLER_CHARS)
+            else:
+                words += 1
+        return words + len(chars) / 2
+
+
+_FILLER: list[Filler] = []
+
+
+def filler_terms() -> Filler:
+    """The one Filler (built on first use)."""
+    if not _FILLER:
+        _FILLER.append(Filler())
+    return _FILLER[0]

@@ -125,6 +125,20 @@ def build_parser() -> argparse.ArgumentParser:
     extract = ssub.add_parser("extract", help="run memory extraction on a session again")
     extract.add_argument("id")
 
+    imported = sub.add_parser(
+        "import-transcript",
+        help="import a dated conversation (markdown or JSON lines) as archived sessions named by their dates",
+        description="Import a conversation held elsewhere as palace sessions (a journal and an archive each), "
+        "dated by when it happened, so recall's since/until and dates in questions work for it. JSON lines: one "
+        'message a line, {"role": "user"|"assistant"|<speaker name>, "content": "...", "date": "2023-05-08"} '
+        '(date optional: ISO 8601 or "1:56 pm on 8 May, 2023"); a line with a date and no content starts a new '
+        "session. Markdown: `user:` / `assistant:` (or **User:**, ## Assistant) start messages; a heading or "
+        "`Date:` line holding a date starts a session. A new session also starts where the date changes. "
+        "Importing the same file again adds nothing.",
+    )
+    imported.add_argument("file", help="the transcript (.jsonl, .json or .md)")
+    imported.add_argument("--date", type=_date, help="the date of messages that carry none (YYYY-MM-DD)")
+    imported.add_argument("--wing", help="the wing the sessions belong to")
     init = sub.add_parser("init", help="create the palace folder and a starter memories.md")
     init.add_argument("--git", action="store_true", help="also make it a git repository that records each change")
     init.add_argument(
@@ -483,6 +497,21 @@ def _sessions(args: argparse.Namespace, settings: Settings, console: Console) ->
     return 0
 
 
+def _import_transcript(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from pathlib import Path
+
+    from palace.sessions.importer import import_transcript
+
+    written = import_transcript(settings.home, Path(args.file), day=args.date, wing=args.wing)
+    for session in written:
+        count = session.messages
+        state = "already imported" if session.existed else f"{count} message{'s' if count != 1 else ''}"
+        console.print(f"{session.id}  {state}  {session.journal.name}, {session.archive.name}")
+    added = sum(not s.existed for s in written)
+    console.info(f"{added} session(s) imported, {len(written) - added} already there")
+    return 0
+
+
 def _init(args: argparse.Namespace, settings: Settings, console: Console) -> int:
     from palace.app import init_palace
 
@@ -591,6 +620,7 @@ _HANDLERS: dict[str, Handler] = {
     "ask": _ask,
     "memory": _memory,
     "sessions": _sessions,
+    "import-transcript": _import_transcript,
     "init": _init,
     "log": _log,
     "demo": _demo,
