@@ -9,6 +9,7 @@ a part is first asked for, so `palace memory ...` stays fast.
 from __future__ import annotations
 
 import contextlib
+import functools
 import subprocess
 import threading
 from collections.abc import Callable, Sequence
@@ -24,6 +25,7 @@ from palace.memory.halls import is_valid_wing, wing_advice, wing_problem
 from palace.memory.store import MemoryStore
 
 if TYPE_CHECKING:
+    from palace.memory.project import Project, Targets
     from palace.model.chat import ChatModel
     from palace.recall.index import RecallIndex
     from palace.sessions.extract import ExtractionOutcome, Extractor
@@ -102,6 +104,25 @@ class App:
         thread = threading.Thread(target=load, name="palace-warm-up", daemon=True)
         thread.start()
         return thread
+
+    # ------------------------------------------------------------------ the project memory
+    @functools.cached_property
+    def project(self) -> Project | None:
+        """The repository around the working directory, when it has a project memory (and it is wanted)."""
+        if not (self.settings.project_enabled and self.settings.memory_enabled):
+            return None
+        from palace.memory.project import find_project
+
+        return find_project(Path.cwd(), self.settings.home)
+
+    @functools.cached_property
+    def targets(self) -> Targets:
+        """Where saves go: the user's palace, and the project memory for the project's wing."""
+        from palace.memory.project import Targets, project_store
+
+        project = self.project
+        shared = project_store(project, entry_limit=self.settings.entry_limit) if project is not None else None
+        return Targets(self.store, project, shared, to_project=self.settings.project_saves == "project")
 
     # ------------------------------------------------------------------ recall
     @property

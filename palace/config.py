@@ -40,6 +40,8 @@ _TOML_KEYS: dict[str, str] = {
     "extraction.min_chars": "extract_min",
     "extraction.auto_save": "auto_save",
     "git.autocommit": "git_autocommit",
+    "project.enabled": "project_enabled",
+    "project.saves": "project_saves",
     "pricing": "pricing",
 }
 
@@ -82,6 +84,8 @@ class Settings:
     extract_min: int = 200
     auto_save: str = "high"  # what extraction saves without review: high (confidence) | all | none
     git_autocommit: bool = True
+    project_enabled: bool = True  # read <repository>/.palace/memories.md when there is one
+    project_saves: str = "personal"  # where saves in the project's wing go: personal (your palace) | project
     # [pricing."MODEL"] input = 0.40, output = 1.60: US dollars per million tokens, over palace's own table
     pricing: dict[str, dict[str, float]] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict, repr=False)
@@ -212,6 +216,8 @@ _CHECKS: dict[str, Check] = {
     "extract_min": _number(int, low=0),
     "auto_save": _choice("high", "all", "none"),
     "git_autocommit": _flag,
+    "project_enabled": _flag,
+    "project_saves": _choice("personal", "project"),
     "pricing": _pricing,
 }
 assert set(_CHECKS) == {f.name for f in dataclasses.fields(Settings)} - {"sources"}

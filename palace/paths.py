@@ -14,6 +14,7 @@ CONFIG = "config.toml"
 PROMPTS = "prompts"
 INPUT_HISTORY = "history.txt"
 LOCK = ".lock"
+PROJECT_DIR = ".palace"  # a project's shared memory lives in <repository>/.palace/memories.md
 
 
 @dataclass(frozen=True)

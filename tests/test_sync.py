@@ -496,9 +496,10 @@ def test_project_memory_is_shared_by_two_clones_through_git_pull(tmp_path: Path)
     assert proc.returncode == 0, proc.stderr
     memories = first / ".palace" / "memories.md"
     assert Document.parse(memories.read_bytes()).entries == []  # a starter, no example entries
-    assert (first / ".gitattributes").read_text() == f"{PROJECT_ATTRIBUTE}\n"
-    assert "git add .palace/memories.md .gitattributes" in proc.stdout
-    git(first, "add", ".palace/memories.md", ".gitattributes")
+    assert (first / ".gitattributes").read_text() == f"{PROJECT_ATTRIBUTE}\n/.palace/superseded.md merge=union\n"
+    assert (first / ".palace" / ".gitignore").read_text().splitlines()[1:] == [".index/", ".lock", "*.tmp"]
+    assert "git add .palace .gitattributes" in proc.stdout
+    git(first, "add", ".palace", ".gitattributes")
     git(first, "commit", "-qm", "palace: project memory")
     git(first, "push", "-q", "origin", "HEAD:main")
     second = tmp_path / "bob"

@@ -16,11 +16,12 @@ from palace.memory.ops import ChangeResult
 from palace.memory.render import Rendered
 from palace.memory.store import MemoryStore
 from palace.model.failures import one_line
-from palace.model.prompts import load_prompt, system_prompt
+from palace.model.prompts import ProjectBlock, load_prompt, system_prompt
 from palace.model.stream import valid_text
 from palace.sessions.context import Snapshot, WorkingContext
 
 if TYPE_CHECKING:
+    from palace.memory.project import Targets
     from palace.model.chat import ChatModel
     from palace.model.stream import Reply
     from palace.model.tools import MemoryRecall, ToolBox, WorkingContextArgs
@@ -85,9 +86,11 @@ class Conversation:
         journal: Journal | None = None,
         extractor: Extractor | None = None,
         recall: Callable[[MemoryRecall], str] | None = None,
+        targets: Targets | None = None,
     ) -> None:
         self.settings = settings
         self.store = store
+        self.targets = targets  # the project memory beside the user's own, when there is one
         self.client = client
         self.wings = list(wings)
         self.journal = journal
@@ -100,6 +103,10 @@ class Conversation:
             self.usage = [journal.usage[0], journal.usage[1]]
         self._own = _OwnWrites()
         store.hooks.append(self._own)
+        self._project_own = _OwnWrites()
+        if self.project_store is not None:
+            self.project_store.hooks.append(self._project_own)
+        self._project_digest = ""
         self._budget_told: set[str] = set()  # what the budget notices already said this session
         self.window = ContextWindow(
             window=settings.window_tokens,
@@ -122,12 +129,16 @@ class Conversation:
             from palace.model.tools import memory_tools
 
             self._tools = memory_tools(
-                self.store,
+                self.targets or self.store,
                 by="model",
                 recall=self._recall,
                 working=self._set_working,
             )
         return self._tools
+
+    @property
+    def project_store(self) -> MemoryStore | None:
+        return self.targets.project_memory if self.targets is not None else None
 
     @property
     def working(self) -> WorkingContext:
@@ -180,8 +191,23 @@ class Conversation:
             notices.append(self.rendered.warning)
         notices += self._budget_notices()
         section = load_prompt("system-memory.md", self.settings.home)
-        self.system = system_prompt(template, self.rendered, self.wings, memory_section=section)
+        self.system = system_prompt(
+            template, self.rendered, self.wings, memory_section=section, project=self._project_block()
+        )
         return notices
+
+    def _project_block(self) -> ProjectBlock | None:
+        """The project memory for the prompt, built from its file as it is now."""
+        targets, store = self.targets, self.project_store
+        if targets is None or targets.project is None or store is None:
+            return None
+        data = self._read_quietly(store)
+        self._project_digest = hashlib.sha256(data).hexdigest()
+        self._project_own.digest = self._project_digest
+        self._project_own.known = {self._project_digest}
+        self._project_own.merged = False
+        rendered = store.render(None, self.settings.memory_budget)
+        return ProjectBlock(targets.project.name, rendered, targets.to_project)
 
     def _budget_notices(self) -> list[str]:
         """What the budget left out of the prompt, said once per session."""
@@ -202,24 +228,31 @@ class Conversation:
             )
         return notices
 
-    def _read_quietly(self) -> bytes:
+    def _read_quietly(self, store: MemoryStore | None = None) -> bytes:
         try:
-            return self.store.read_bytes()
+            return (store or self.store).read_bytes()
         except Exception:  # an unreadable file renders empty with a warning; never a crash
             return b""
 
     def hand_edited(self) -> bool:
-        """True when memories.md differs from what the prompt was built from and from palace's own writes."""
+        """True when memories.md (or the project memory) differs from what the prompt was built from and from
+        palace's own writes."""
         digest = hashlib.sha256(self._read_quietly()).hexdigest()
-        return digest not in {self._prompt_digest, self._own.digest}
+        if digest not in {self._prompt_digest, self._own.digest}:
+            return True
+        store = self.project_store
+        if store is None:
+            return False
+        project = hashlib.sha256(self._read_quietly(store)).hexdigest()
+        return project not in {self._project_digest, self._project_own.digest}
 
     # ------------------------------------------------------------------ the turn
     def turn(self, text: str, events: TurnEvents | None = None) -> TurnResult:
         """One user message, then model calls and tool rounds until a plain reply (at most N rounds)."""
         events = events or TurnEvents()
         result = TurnResult()
-        if self._own.merged or self.hand_edited():
-            merged = self._own.merged
+        if self._own.merged or self._project_own.merged or self.hand_edited():
+            merged = self._own.merged or self._project_own.merged
             for notice in self.rebuild_prompt():
                 events.on_notice(notice)
             events.on_notice(
@@ -327,6 +360,9 @@ class Conversation:
     def close(self) -> None:
         if self._own in self.store.hooks:
             self.store.hooks.remove(self._own)
+        store = self.project_store
+        if store is not None and self._project_own in store.hooks:
+            store.hooks.remove(self._project_own)
 
 
 _NOT_CONFIGURED = (

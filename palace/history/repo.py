@@ -8,14 +8,27 @@ import sys
 from pathlib import Path
 
 from palace.history.git import GitTrouble, commit_files, has_pending_change, identity_args, is_own_repo, run_git
-from palace.paths import CONFIG, INDEX, INPUT_HISTORY, LOCK, MEMORIES, PROMPTS, REVIEW, SESSIONS, SUPERSEDED
+from palace.memory.project import PROJECT_GITIGNORE
+from palace.paths import (
+    CONFIG,
+    INDEX,
+    INPUT_HISTORY,
+    LOCK,
+    MEMORIES,
+    PROJECT_DIR,
+    PROMPTS,
+    REVIEW,
+    SESSIONS,
+    SUPERSEDED,
+)
 
 INIT_MESSAGE = "palace: init"
 HOOK_MARKER = "# palace pre-commit hook"
 DRIVER_MESSAGE = "palace: merge memories.md with palace's merge driver"
 ATTRIBUTE = f"{MEMORIES} merge=palace"
-PROJECT_MEMORIES = ".palace/memories.md"  # a project's shared memory, inside its repository
+PROJECT_MEMORIES = f"{PROJECT_DIR}/{MEMORIES}"  # a project's shared memory, inside its repository
 PROJECT_ATTRIBUTE = f"/{PROJECT_MEMORIES} merge=palace"
+PROJECT_UNION = f"/{PROJECT_DIR}/{SUPERSEDED} merge=union"
 DRIVER_NAME = "palace: memories.md merged by hall, wing, room and entry"
 # What palace only appends to (replaced entries kept, proposals waiting): both sides' lines are kept.
 UNION_ATTRIBUTES = (f"{SUPERSEDED} merge=union", f"{REVIEW} merge=union")
@@ -153,7 +166,8 @@ def register_merge_driver(top: Path, attribute: str = ATTRIBUTE) -> list[str]:
     """The attribute line in .gitattributes (shared: commit it) and the driver in this clone's own git config
     (never shared: each clone registers it). Idempotent; the lines to show."""
     lines = []
-    for line in (attribute, *(UNION_ATTRIBUTES if attribute == ATTRIBUTE else ())):
+    unions = UNION_ATTRIBUTES if attribute == ATTRIBUTE else (PROJECT_UNION,)
+    for line in (attribute, *unions):
         if _ensure_attribute(top, line):
             lines.append(f"added `{line}` to .gitattributes")
     changed = False
@@ -196,10 +210,13 @@ def init_project(cwd: Path) -> list[str]:
     else:
         memories.parent.mkdir(exist_ok=True)
         _write_private(memories, PROJECT_STARTER.encode("utf-8"), 0o644)
+    ignore = memories.parent / ".gitignore"
+    if not ignore.exists():
+        _write_private(ignore, PROJECT_GITIGNORE.encode("utf-8"), 0o644)
         lines.append(f"wrote {memories} (the project's shared memory; the comment at its top explains the format)")
     lines += register_merge_driver(top, PROJECT_ATTRIBUTE)
     lines.append(
-        f"commit it for your team: git add {PROJECT_MEMORIES} .gitattributes && git commit -m 'palace: project memory'"
+        f"commit it for your team: git add {PROJECT_DIR} .gitattributes && git commit -m 'palace: project memory'"
     )
     lines.append("each clone runs `palace init --project` once: git's merge driver setting is per clone")
     return lines

@@ -135,7 +135,7 @@ class PalaceServer:
     def toolbox(self) -> ToolBox:
         if self._box is None:
             by = f"mcp: {self.client or 'unknown client'}"
-            box = memory_tools(self.app.store, by=by, recall=self._recall, names=NAMES)
+            box = memory_tools(self.app.targets, by=by, recall=self._recall, names=NAMES)
             tools = [*box.tools.values(), Tool("memory_show", MemoryShow, self._show)]
             if not self.settings.memory_enabled:  # arguments are still checked; then the one reason
                 tools = [Tool(tool.name, tool.args, _memory_off) for tool in tools]

@@ -30,6 +30,7 @@ class ChangeResult:
     replaced: str | None = None
     by: str = "user"
     old_date: str | None = None  # the date of the entry a forget or a replace removed
+    note: str = ""  # where the change was made, when not in the user's own memories.md
 
     @property
     def changed(self) -> bool:
@@ -50,7 +51,7 @@ class ChangeResult:
             text = f"Forgot from {self.path}: {self.content}"
         if self.similar:
             text += "; similar entries exist: " + " | ".join(self.similar) + " (use `replaces` to update one)"
-        return text
+        return f"{text} ({self.note})" if self.note else text
 
     @property
     def symbol(self) -> str:

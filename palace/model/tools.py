@@ -10,7 +10,7 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -164,8 +164,16 @@ class ToolBox:
             return _failure(str(exc))
 
 
+class MemoryWriter(Protocol):
+    """Where saves and forgets go: a MemoryStore, or memory/project.Targets (the project memory beside it)."""
+
+    def save(self, path: str, content: str, replaces: str | None = None, *, by: str = "user") -> ChangeResult: ...
+
+    def forget(self, path: str, content: str, *, by: str = "user") -> ChangeResult: ...
+
+
 def memory_tools(
-    store: MemoryStore,
+    store: MemoryStore | MemoryWriter,
     *,
     by: str = "model",
     recall: Callable[[MemoryRecall], str] | None = None,

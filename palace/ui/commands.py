@@ -97,14 +97,14 @@ def _remember(repl: Repl, arg: str) -> bool:
     from palace.ui.pathargs import split_path_arg
 
     path, content = split_path_arg(arg, "/remember PATH CONTENT")
-    return _user_change(repl, repl.store.save(path, content, by="user"))
+    return _user_change(repl, (repl.session.targets or repl.store).save(path, content, by="user"))
 
 
 def _forget(repl: Repl, arg: str) -> bool:
     from palace.ui.pathargs import split_path_arg
 
     path, content = split_path_arg(arg, "/forget PATH CONTENT")
-    return _user_change(repl, repl.store.forget(path, content, by="user"))
+    return _user_change(repl, (repl.session.targets or repl.store).forget(path, content, by="user"))
 
 
 def _user_change(repl: Repl, result: ChangeResult) -> bool:

@@ -160,6 +160,7 @@ class Repl:
             journal=journal,
             extractor=self.extractor if self.settings.extracting else None,
             recall=self._recall_tool,
+            targets=self.app.targets,
         )
         self._show_prompt_notices(session, session.notices)
         return session
