@@ -41,9 +41,12 @@ def _quiet(message: str) -> None:
 class App:
     """One palace's assembled parts, built on first use."""
 
-    def __init__(self, settings: Settings, *, warn: Warn, client: ChatModel | None = None) -> None:
+    def __init__(
+        self, settings: Settings, *, warn: Warn, client: ChatModel | None = None, cwd: Path | None = None
+    ) -> None:
         check_wing_setting(settings)
         self.settings = settings
+        self.cwd = cwd  # where palace works (a hook's session folder); None: the process's working directory
         self.warn = warn
         self.history = GitHistory(settings.home, autocommit=settings.git_autocommit, warn=warn)
         self.store = MemoryStore(settings.home, entry_limit=settings.entry_limit, hooks=[self.history])
@@ -113,7 +116,7 @@ class App:
             return None
         from palace.memory.project import find_project
 
-        return find_project(Path.cwd(), self.settings.home)
+        return find_project(self.cwd or Path.cwd(), self.settings.home)
 
     @functools.cached_property
     def targets(self) -> Targets:

@@ -208,7 +208,9 @@ def session_start(app: App, hook: HookInput) -> str:
     from palace.mcp.memory import agent_context
 
     wings = _wings(app, hook)
-    if not app.settings.memory_enabled or not app.store.render(wings, app.settings.memory_budget).text.strip():
+    if not app.settings.memory_enabled:
+        return ""
+    if not app.store.render(wings, app.settings.memory_budget).text.strip() and app.project is None:
         return ""
     context = agent_context(app, wings)
     return json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}})
@@ -276,7 +278,7 @@ def run_hook(event: str, flags: Mapping[str, Any], stdin: TextIO, stdout: TextIO
         if stdin.isatty():
             raise HookInputError("a hook reads Claude Code's JSON on stdin; run it from Claude Code's settings")
         hook = parse_input(stdin.read())
-        app = App(load_settings(dict(flags)), warn=tell)
+        app = App(load_settings(dict(flags)), warn=tell, cwd=hook.cwd)
         try:
             if event == "session-start":
                 output = session_start(app, hook)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from palace.app import App
 from palace.memory.halls import HALL_LIST
-from palace.model.prompts import load_prompt, memory_block, names, wing_line
+from palace.model.prompts import ProjectBlock, load_prompt, memory_block, names, project_block, wing_line
 
 MEMORY_OFF = "long-term memory is off in this palace (memory.enabled = false, or PALACE_MEMORY=off)"
 
@@ -20,10 +20,20 @@ def rendered_text(app: App, wings: Sequence[str]) -> str:
     return f"(no memories yet: {rendered.warning})" if rendered.warning else "(no memories yet)"
 
 
+def project_memory(app: App) -> ProjectBlock | None:
+    """The project memory of the repository palace runs in, rendered for the prompt (None when there is none)."""
+    targets = app.targets
+    if targets.project is None or targets.project_memory is None:
+        return None
+    rendered = targets.project_memory.render(None, app.settings.memory_budget)
+    return ProjectBlock(targets.project.name, rendered, targets.to_project)
+
+
 def show_text(app: App, wings: Sequence[str]) -> str:
-    """What memory_show answers: which wings are active, then the memory."""
+    """What memory_show answers: which wings are active, then the memory (and the project's shared memory)."""
     scope = f"Active wings: {names(wings)}." if wings else "No project wing is active."
-    return f"{scope}\n\n{rendered_text(app, wings)}"
+    shared = project_block(project_memory(app))
+    return f"{scope}\n\n{rendered_text(app, wings)}" + (f"\n\n{shared}" if shared else "")
 
 
 def agent_context(app: App, wings: Sequence[str]) -> str:
@@ -31,9 +41,11 @@ def agent_context(app: App, wings: Sequence[str]) -> str:
     keep it, and the fenced block (prompts/agent-memory.md, overridable in $PALACE_HOME/prompts/)."""
     rendered = app.store.render(list(wings), app.settings.memory_budget)
     template = load_prompt("agent-memory.md", app.settings.home)
-    return (
+    text = (
         template.replace("{{halls}}", HALL_LIST)
         .replace("{{wing_line}}", wing_line(wings))
         .replace("{{memory}}", memory_block(rendered))
         .strip()
     )
+    shared = project_block(project_memory(app))
+    return f"{text}\n\n{shared}" if shared else text

@@ -347,12 +347,14 @@ def _memory(args: argparse.Namespace, settings: Settings, console: Console) -> i
         if rendered.warning:
             console.warn(rendered.warning)
         console.print(rendered.text)
+        _show_project(app, console)
     elif action in {"save", "forget"}:
         content = " ".join(args.content)
+        targets = app.targets  # the project's wing may go to the repository's shared memory
         if action == "save":
-            result = store.save(args.path, content, args.replaces, by="user")
+            result = targets.save(args.path, content, args.replaces, by="user")
         else:
-            result = store.forget(args.path, content, by="user")
+            result = targets.forget(args.path, content, by="user")
         console.print(change_line(result), "green")
     elif action == "lint":
         return _lint(args.file, settings, console)
@@ -367,6 +369,19 @@ def _memory(args: argparse.Namespace, settings: Settings, console: Console) -> i
     elif action == "clear":
         return _clear(app, console, yes=args.yes, everything=args.everything)
     return 0
+
+
+def _show_project(app: App, console: Console) -> None:
+    """The project memory of the repository around the working directory, under its own heading."""
+    targets = app.targets
+    if targets.project is None or targets.project_memory is None:
+        return
+    rendered = targets.project_memory.render(None, app.settings.memory_budget)
+    where = "saves about it go there" if targets.to_project else "saves go to your own palace (project.saves)"
+    console.info(f"— project memory of {targets.project.name}: {targets.project.file} ({where})")
+    if rendered.warning:
+        console.warn(rendered.warning)
+    console.print(rendered.text.strip("\n") or "(nothing yet)")
 
 
 def _stats(app: App, console: Console) -> int:

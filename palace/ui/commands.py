@@ -69,6 +69,11 @@ def _memory(repl: Repl, arg: str) -> bool:
         f"— {repl.store.file} · {rendered.total_entries} entries · {rendered.size:,} of {budget:,} bytes"
         + (f" · {rendered.left_out} left out of the prompt" if rendered.left_out else "")
     )
+    targets = repl.session.targets
+    if targets is not None and targets.project is not None and targets.project_memory is not None:
+        shared = targets.project_memory.render(None, budget)
+        repl.console.print(shared.text.strip("\n") or "(nothing yet)")
+        repl.console.info(f"— project memory of {targets.project.name}: {targets.project.file}")
     return True
 
 

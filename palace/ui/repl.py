@@ -398,11 +398,16 @@ class Repl:
         wings = self.session.wings
         wing = f"wing{'s' * (len(wings) > 1)} {', '.join(wings)}" if wings else "no wing"
         entries = f"{rendered.total_entries} {'entry' if rendered.total_entries == 1 else 'entries'}"
-        return [
+        lines = [
             f"palace · {self.settings.model} at {where} · {wing} · memory: {entries}, "
             f"{rendered.size:,} of {self.settings.memory_budget:,} bytes",
-            "/help for commands · Esc-Enter or Ctrl-J for a new line · Ctrl-C stops a reply · Ctrl-D leaves",
         ]
+        targets = self.session.targets
+        if targets is not None and targets.project is not None and self.settings.memory_enabled:
+            where_saves = "saves about it go there" if targets.to_project else "saves go to your palace"
+            lines.append(f"project memory of {targets.project.name}: {targets.project.file} ({where_saves})")
+        lines.append("/help for commands · Esc-Enter or Ctrl-J for a new line · Ctrl-C stops a reply · Ctrl-D leaves")
+        return lines
 
     def _toolbar(self) -> str:
         rendered = self.store.render(self.session.wings, self.settings.memory_budget)  # a stat when unchanged
