@@ -109,6 +109,13 @@ class App:
         return thread
 
     # ------------------------------------------------------------------ the project memory
+    def work_in(self, cwd: Path) -> None:
+        """Work for a folder other than the one palace started in (an MCP client's workspace root)."""
+        if cwd != self.cwd:
+            self.cwd = cwd
+            for name in ("project", "targets"):  # found again for the new folder on next use
+                self.__dict__.pop(name, None)
+
     @functools.cached_property
     def project(self) -> Project | None:
         """The repository around the working directory, when it has a project memory (and it is wanted)."""
@@ -125,7 +132,22 @@ class App:
 
         project = self.project
         shared = project_store(project, entry_limit=self.settings.entry_limit) if project is not None else None
+        if shared is not None:
+            from palace.history.undo import UndoRecorder
+
+            shared.hooks.append(UndoRecorder(shared.home))  # undoable like the palace, without git
         return Targets(self.store, project, shared, to_project=self.settings.project_saves == "project")
+
+    def undo(self) -> str:
+        """Revert palace's newest change, in the user's palace or the project memory."""
+        from palace.history.undo import Undoable, undo_latest
+
+        files = [Undoable(self.store, self.settings.home)]
+        targets = self.targets
+        if targets.project is not None and targets.project_memory is not None:
+            label = f" (in the project memory {targets.project.file})"
+            files.append(Undoable(targets.project_memory, targets.project_memory.home, label))
+        return undo_latest(files)
 
     # ------------------------------------------------------------------ recall
     @property

@@ -275,8 +275,11 @@ def load_settings(flags: Mapping[str, Any] | None = None, env: Mapping[str, str]
         sources[name] = "config.toml"
     for var, name in _ENV_KEYS.items():
         if env.get(var):
-            if var == "PALACE_WING" and "," in env[var]:
-                name = "wings"
+            if var == "PALACE_WING":  # like --wing: the wings it names replace config.toml's
+                parts = [part.strip() for part in env[var].split(",") if part.strip()]
+                values.update(wing=parts[0] if parts else None, wings=parts[1:])
+                sources.update(wing=var, wings=var)
+                continue
             values[name] = env[var]
             sources[name] = var
     for name, value in flags.items():

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from palace.app import App
+from palace.app import App, detect_wings
 from palace.config import Settings, load_settings
 from palace.memory.lint import lint_file
 from palace.memory.store import MemoryStore
@@ -97,7 +97,11 @@ def test_wings_from_repeated_flags_and_the_environment(palace_home: Path, run_cl
     assert "Alice likes short answers" in shown and "ifai uses Postgres" in shown
     shown = run_cli("memory", "show", env={"PALACE_WING": "alice,ifai"}).stdout
     assert "Alice likes short answers" in shown and "ifai uses Postgres" in shown
-    assert load_settings({"home": palace_home}, env={"PALACE_WING": "alice,ifai"}).wings == ["alice", "ifai"]
+    (palace_home / "config.toml").write_text('wing = "zed"\nwings = ["other"]\n')
+    for value, active in (("alice,ifai", ["alice", "ifai"]), ("alice", ["alice"])):  # the variable replaces both
+        settings = load_settings({"home": palace_home}, env={"PALACE_WING": value})
+        assert detect_wings(settings) == active
+    assert detect_wings(load_settings({"home": palace_home}, env={})) == ["zed", "other"]
     bad = run_cli("memory", "show", "--wing", "alice", "--wing", "my project")
     assert bad.returncode == 1 and 'wings (flag): wing "my project" must be a slug' in bad.stderr
 

@@ -318,3 +318,26 @@ def test_palace_help_does_not_import_the_sdk() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_the_project_memory_of_the_clients_workspace_is_shown(tmp_path: Path) -> None:
+    home = tmp_path / "palace-home"
+    acme = _repo(tmp_path / "acme")
+    (acme / ".palace").mkdir()
+    (acme / ".palace" / "memories.md").write_text(
+        "## Decisions\n\n### database\n- [2026-11-20] acme uses Postgres 16\n"
+    )
+    elsewhere = tmp_path / "elsewhere"  # the server runs outside the project: the root says where the client works
+    elsewhere.mkdir()
+    seen: dict[str, Any] = {}
+
+    async def main() -> None:
+        async with _client(_params(home, elsewhere), "test-agent", roots=[acme]) as client:
+            seen["show"] = await client.call_tool("memory_show", {})
+            seen["prompt"] = await client.get_prompt("palace-memory", {})
+
+    anyio.run(main)
+    shown = _text(seen["show"])
+    assert shown.startswith("Active wings: `acme`.") and "Project memory of `acme`" in shown
+    assert "acme uses Postgres 16" in shown
+    assert "acme uses Postgres 16" in seen["prompt"].messages[0].content.text

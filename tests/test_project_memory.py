@@ -233,3 +233,24 @@ def test_the_palace_folder_itself_is_never_a_project(tmp_path: Path) -> None:
     _git(home, "init", "-q")
     assert find_project(home, home) is None
     assert find_project(home) is not None
+
+
+def test_undo_walks_back_through_the_project_memory_and_the_palace_newest_first(
+    repo: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch, palace_home: Path
+) -> None:
+    monkeypatch.chdir(repo / "src")
+    palace_home.mkdir()
+    (palace_home / "config.toml").write_text('[project]\nsaves = "project"\n')
+    shared = repo / ".palace" / "memories.md"
+    assert run_cli("memory", "save", "Preferences/tone", "The user likes short answers").returncode == 0
+    mine = (palace_home / "memories.md").read_bytes()
+    assert run_cli("memory", "save", "acme/Decisions/ci", "acme runs CI on every push").returncode == 0
+    undone = run_cli("memory", "undo")
+    assert undone.returncode == 0, undone.stderr
+    assert "Undone: save" in undone.stdout and f"in the project memory {shared}" in undone.stdout
+    assert shared.read_text() == TEAM  # byte for byte as the team committed it
+    assert (palace_home / "memories.md").read_bytes() == mine  # the palace's newer-than-nothing change stays
+    again = run_cli("memory", "undo")
+    assert again.returncode == 0, again.stderr
+    assert "project memory" not in again.stdout and "short answers" not in (palace_home / "memories.md").read_text()
+    assert _git(repo, "status", "--porcelain") == ""  # the project's repository is as it was

@@ -66,6 +66,17 @@ def test_high_is_saved_medium_waits_and_both_are_shown(settings_for: Callable[..
     assert "1 proposed memory waits for review: /review" in out
 
 
+def test_palace_ask_points_at_the_review_command_it_can_use(fake_server: Any, run_cli: Any, palace_home: Any) -> None:
+    palace_home.mkdir()
+    (palace_home / "config.toml").write_text("[extraction]\nmin_chars = 10\n")
+    fake_server.add(Step(text="Noted."))
+    fake_server.add(extraction(item("Workflow Patterns/deploys", "The user deploys with fly.io")))
+    done = run_cli("ask", TALK, env={"OPENAI_BASE_URL": fake_server.base_url, "OPENAI_API_KEY": "k"})
+    assert done.returncode == 0, done.stderr
+    told = done.stdout + done.stderr
+    assert "The user deploys with fly.io — palace memory review" in told and "— /review" not in told
+
+
 def test_a_medium_item_proposed_again_by_another_session_is_promoted(settings_for: Callable[..., Settings]) -> None:
     settings = settings_for(extract_min=10)
     deploys = item("Workflow Patterns/deploys", "The user deploys with fly.io")
@@ -236,3 +247,24 @@ def test_confirmations_are_counted_and_shown_by_stats(settings_for: Callable[...
     shown = run_cli("memory", "show", "--stats").stdout
     [row] = [line for line in shown.splitlines() if "helix" in line]
     assert row.split()[:2] == ["2", "0"] and "Preferences/editors: The user edits with helix" in row
+
+
+def test_interactive_review_enter_skips_and_q_quits(settings_for: Callable[..., Settings], monkeypatch: Any) -> None:
+    from palace.memory.halls import parse_path
+    from palace.memory.review import Proposal
+    from palace.memory.store import MemoryStore
+    from palace.ui import review
+
+    settings = settings_for()
+    store = MemoryStore(settings.home)
+    queue = ReviewQueue(settings.home)
+    facts = [("Preferences/editors", "The user edits with helix"), ("Workflow Patterns/deploys", "Deploys with fly")]
+    facts.append(("Decisions/db", "The app stores data in SQLite"))
+    with store.lock():
+        queue.propose([Proposal(parse_path(p), c, "s1", "medium") for p, c in facts], "2026-11-30")
+    monkeypatch.setattr("sys.stdin", io.StringIO("\nr\nq\n"))  # Enter, reject, quit
+    out = io.StringIO()
+    review.interactive(store, queue, Console(out, out, color=False), lambda result: None)
+    left = [p.content for p in queue.pending()]
+    assert left == ["The user edits with helix", "The app stores data in SQLite"]  # skipped, and not reached
+    assert "Rejected: Workflow Patterns/deploys" in out.getvalue()

@@ -76,7 +76,7 @@ def test_init_memory_edit_and_slash_edit_on_a_new_palace_inject_nothing(
     env = env_for(palace_home, EDITOR=str(editor))
     assert run_palace(["init"], env).returncode == 0
     shown = run_palace(["memory", "show"], env)
-    assert shown.returncode == 0 and shown.stdout.strip() == "! memories.md is empty"
+    assert shown.returncode == 0 and shown.stdout.strip() == "! memories.md holds no memories yet"
     os.remove(palace_home / "memories.md")
     edited = run_palace(["memory", "edit"], env)
     assert edited.returncode == 0, edited.stderr

@@ -210,10 +210,11 @@ def init_project(cwd: Path) -> list[str]:
     else:
         memories.parent.mkdir(exist_ok=True)
         _write_private(memories, PROJECT_STARTER.encode("utf-8"), 0o644)
+        lines.append(f"wrote {memories} (the project's shared memory; the comment at its top explains the format)")
     ignore = memories.parent / ".gitignore"
     if not ignore.exists():
         _write_private(ignore, PROJECT_GITIGNORE.encode("utf-8"), 0o644)
-        lines.append(f"wrote {memories} (the project's shared memory; the comment at its top explains the format)")
+        lines.append(f"wrote {ignore} (palace's derived files and its lock stay out of the repository)")
     lines += register_merge_driver(top, PROJECT_ATTRIBUTE)
     lines.append(
         f"commit it for your team: git add {PROJECT_DIR} .gitattributes && git commit -m 'palace: project memory'"

@@ -209,6 +209,49 @@ def _git_last_change(home: Path) -> tuple[str, bytes, bytes]:
     return subject, before, after
 
 
+class UndoRecorder:
+    """A write hook that keeps undo records for a store without git history (the project memory)."""
+
+    def __init__(self, home: Path) -> None:
+        self.stack = UndoStack(home)
+
+    def before_write(self, file: Path) -> None:
+        """Nothing to do before a write: the record is made from its before and after."""
+
+    def after_write(self, file: Path, before: bytes, after: bytes, message: str) -> None:
+        with contextlib.suppress(OSError):  # derived data: a palace change never fails for it
+            if message.startswith(UNDO_PREFIX):
+                self.stack.consume_undone(before, after)
+            else:
+                self.stack.push(before, after, message)
+
+
+@dataclass(frozen=True)
+class Undoable:
+    """A memory file undo can act on: its store, its folder, and how its changes are named."""
+
+    store: _RestoringStore
+    home: Path
+    label: str = ""  # e.g. " in the project memory .../.palace/memories.md"
+
+
+def undo_latest(files: list[Undoable]) -> str:
+    """Revert the newest change palace made to any of these files (the first is the user's palace)."""
+    newest: tuple[float, Undoable] | None = None
+    for item in files[1:]:
+        with contextlib.suppress(OSError):
+            record = UndoStack(item.home).top()
+            if record is not None and (newest is None or record.time > newest[0]):
+                newest = (record.time, item)
+    if newest is not None:
+        mine = None
+        with contextlib.suppress(OSError):
+            mine = UndoStack(files[0].home).top()
+        if mine is None or mine.time < newest[0]:
+            return undo_last(newest[1].store, newest[1].home) + newest[1].label
+    return undo_last(files[0].store, files[0].home)
+
+
 def undo_last(store: _RestoringStore, home: Path) -> str:
     """Revert the last change palace made; UndoError when there is none or the file changed since.
 

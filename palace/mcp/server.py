@@ -29,7 +29,7 @@ from palace import __version__
 from palace.app import App
 from palace.errors import MemoryPathError, PalaceError
 from palace.mcp.memory import MEMORY_OFF, agent_context, rendered_text, show_text
-from palace.mcp.wings import configured_wings, wings_for
+from palace.mcp.wings import first_root, wings_for
 from palace.memory.halls import wing_advice, wing_problem
 from palace.model.prompts import wing_line
 from palace.model.tools import MemoryRecall, Tool, ToolBox, ToolOutcome, memory_tools
@@ -123,12 +123,17 @@ class PalaceServer:
     async def wings(self, ctx: Context) -> list[str]:
         """The active wings (--wing, else the client's roots, else the working directory), worked out once."""
         if self._wings is None:
-            roots = None if configured_wings(self.settings) else await _roots(ctx)
+            roots = await _roots(ctx)
             self._wings = await anyio.to_thread.run_sync(wings_for, self.settings, roots, self.cwd)
+            workspace = first_root(roots)
+            if workspace is not None:  # the project memory is the client's workspace's, not the server's folder's
+                with self._lock:
+                    self.app.work_in(workspace)
+                    self._box = None  # its tools save through the targets of that folder
         return self._wings
 
     def forget_wings(self) -> None:
-        """The client's roots changed: work the wings out again at the next request."""
+        """The client's roots changed: work the wings out (and find the project memory) again at the next request."""
         self._wings = None
 
     # ------------------------------------------------------------------ tools

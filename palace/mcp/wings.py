@@ -37,3 +37,8 @@ def wings_for(settings: Settings, roots: Sequence[str] | None, cwd: Path | None 
         for wing in detect_wings(settings, path) if path is not None else ():
             found.setdefault(wing.casefold(), wing)
     return list(found.values()) or detect_wings(settings, cwd)
+
+
+def first_root(roots: Sequence[str] | None) -> Path | None:
+    """The client's first workspace folder (where its project memory is looked for), or None."""
+    return next((path for path in map(root_path, roots or ()) if path is not None), None)

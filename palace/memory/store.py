@@ -207,7 +207,7 @@ class MemoryStore:
             self._doc_cache = (sig, doc)
             rendered = render_document(doc, wing, budget_bytes)
             if not doc.lines or not rendered.text.strip():
-                rendered.warning = "memories.md is empty"
+                rendered.warning = "memories.md holds no memories yet" if doc.lines else "memories.md is empty"
             self._disk_cache.put(disk_key, rendered)
         self._render_cache = {key: rendered}
         return rendered

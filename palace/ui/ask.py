@@ -51,6 +51,7 @@ def run_ask(words: list[str], settings: Settings, *, as_json: bool, stdin: IO[st
     answer: TextIO = io.StringIO() if as_json else sys.stdout
     console = Console(sys.stderr, sys.stderr, reply=answer)
     repl = Repl(App(settings, warn=console.warn), console, wings=detect_wings(settings), interactive=False)
+    repl.review_hint = "palace memory review"
     repl.run([message])
     result = repl.last_result
     if as_json:

@@ -359,9 +359,7 @@ def _memory(args: argparse.Namespace, settings: Settings, console: Console) -> i
     elif action == "lint":
         return _lint(args.file, settings, console)
     elif action == "undo":
-        from palace.history.undo import undo_last
-
-        console.print(f"↶ {undo_last(store, settings.home)}", "green")
+        console.print(f"↶ {app.undo()}", "green")
     elif action == "edit":
         return _edit(app, console)
     elif action == "review":

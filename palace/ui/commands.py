@@ -120,11 +120,9 @@ def _user_change(repl: Repl, result: ChangeResult) -> bool:
 
 
 def _undo(repl: Repl, arg: str) -> bool:
-    from palace.history.undo import undo_last
-
-    done = undo_last(repl.store, repl.settings.home)
+    done = repl.app.undo()
     repl.console.success(f"↶ {done}")
-    verb, _, path = done.removeprefix("Undone: ").partition(" ")
+    verb, _, path = done.removeprefix("Undone: ").partition(" (")[0].partition(" ")
     journal = repl.session.journal
     if journal is not None and verb in {"save", "forget", "replace", "refresh"} and "/" in path:
         journal.add_undo(path)  # the session's archive marks that change undone
@@ -154,7 +152,7 @@ def _session_line(info: object) -> str:
     turns = getattr(info, "turns", 0)
     summary = getattr(info, "summary", "") or ""
     mark = "" if getattr(info, "archived", True) else " (not archived yet)"
-    return f"{sid}  {turns:>3} turns  {summary[:80]}{mark}"
+    return f"{sid}  {turns:>3} turn{'' if turns == 1 else 's'}  {summary[:80]}{mark}"
 
 
 def _new(repl: Repl, arg: str) -> bool:

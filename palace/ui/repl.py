@@ -50,6 +50,7 @@ class Repl:
         pt_output: Output | None = None,
     ) -> None:
         self.app = app
+        self.review_hint = "/review"  # how to review proposals from here (`palace ask` has no slash commands)
         self.settings = app.settings
         self.store = app.store
         self.console = console
@@ -84,9 +85,8 @@ class Repl:
         with contextlib.suppress(PalaceError, OSError):
             waiting = len(ReviewQueue(self.settings.home).pending())
             if waiting:
-                self.console.info(
-                    f"{waiting} proposed memor{'y waits' if waiting == 1 else 'ies wait'} for review: /review"
-                )
+                waits = "y waits" if waiting == 1 else "ies wait"
+                self.console.info(f"{waiting} proposed memor{waits} for review: {self.review_hint}")
 
     def _show_extracted(self, outcome: ExtractionOutcome) -> None:
         """Extraction's changes, one line each (from the background thread: above the prompt)."""
@@ -94,7 +94,8 @@ class Repl:
             if result.changed:
                 self.notify(f"{result.symbol} (extracted) {result.message}", change=True)
         for proposal in outcome.proposed:
-            text = f"? Proposed for review ({proposal.confidence}): {proposal.path}: {proposal.content} — /review"
+            text = f"? Proposed for review ({proposal.confidence}): {proposal.path}: {proposal.content}"
+            text += f" — {self.review_hint}"
             self.notify(text, change=True)
 
     def _context_card(self) -> None:

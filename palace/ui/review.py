@@ -74,18 +74,18 @@ def run(
 
 
 def interactive(store: MemoryStore, queue: ReviewQueue, console: Console, show: Callable[[ChangeResult], None]) -> None:
-    """Ask about each proposal: [a]ccept, [e]dit, [r]eject, [s]kip, accept [A]ll the rest, [q]uit."""
+    """Ask about each proposal: [a]ccept, [e]dit, [r]eject, [s]kip (also Enter), accept [A]ll the rest, [q]uit."""
     proposals = queue.pending()
     for line in listing(proposals)[:1]:
         console.print(line)
     for n, proposal in enumerate(proposals):
         console.print(f"{n + 1}/{len(proposals)}  {proposal.path}: {proposal.content}  ({proposal.confidence})")
-        answer = input("[a]ccept, [e]dit, [r]eject, [s]kip, accept [A]ll, [q]uit? ").strip()
+        answer = input("[a]ccept, [e]dit, [r]eject, [s]kip (Enter), accept [A]ll, [q]uit? ").strip()
         if answer == "A":
             for result in queue.accept(store, proposals[n:]):
                 show(result)
             return
-        if answer in ("q", ""):
+        if answer == "q":
             return
         if answer == "a":
             for result in queue.accept(store, [proposal]):
