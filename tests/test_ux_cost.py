@@ -85,3 +85,28 @@ def test_pricing_names_with_dots_are_read_whole(tmp_path: Path) -> None:
     settings = load_settings({"home": tmp_path}, env={})
     assert settings.pricing == {"gpt-4.1-mini": {"input": 0.40, "output": 1.60}}
     assert settings.source("pricing") == "config.toml"
+
+
+def test_compaction_and_extraction_calls_count_in_usage_and_cost(settings_for: Callable[..., Settings]) -> None:
+    import json
+
+    from palace.testing.scripted import ScriptedModel
+
+    def endpoint(body: dict[str, object]) -> Step:
+        if body["stream"]:
+            return Step(text="A reply of some length about the build. " * 5, usage=(1_000, 100))
+        system = str(body["messages"][0]["content"])  # type: ignore[index]
+        if "memories" in system:  # the extraction call
+            return Step(text=json.dumps({"summary": "Talked about the build.", "memories": []}), usage=(7_000, 300))
+        return Step(text=json.dumps({"summary": "The build was discussed."}), usage=(5_000, 200))  # compaction
+
+    settings = settings_for(extract_min=10)
+    model = ScriptedModel(responder=endpoint)
+    repl, out = make_repl(settings, model)
+    talk = [f"Turn {n}: tell me more about the build and its tests, please." for n in range(8)]
+    repl.run([*talk, "/compact", "/usage"])
+    shown = out.getvalue()
+    assert "folded turns" in shown
+    # eight chat replies and one compaction so far; /usage says so
+    assert "Tokens this session: input 13,000, output 1,000, total 14,000" in shown
+    assert repl.meter.totals() == (20_000, 1_300)  # and the extraction at the end of the session too

@@ -162,7 +162,10 @@ class Conversation:
         """/compact: fold the older turns into the summary now."""
         if self.client is None:
             return str(LLMNotConfiguredError(_NOT_CONFIGURED))
-        return self.window.compact(self.client, self.system, self.messages, self._schemas())
+        try:
+            return self.window.compact(self.client, self.system, self.messages, self._schemas())
+        finally:
+            self._count_compaction()
 
     def _schemas(self) -> list[dict[str, Any]] | None:
         return self.tools.schemas() if self.settings.memory_enabled else None
@@ -304,6 +307,7 @@ class Conversation:
                 break
             finally:
                 events.on_waiting(False)
+                self._count_compaction()
             for notice in self.window.observe(reply.usage.input_tokens if reply.usage else 0):
                 events.on_notice(notice)
             self._count(reply)
@@ -345,12 +349,20 @@ class Conversation:
             self.journal.add_message(message)
 
     def _count(self, reply: Reply) -> None:
-        if reply.usage is None:
-            return
-        self.usage[0] += reply.usage.input_tokens
-        self.usage[1] += reply.usage.output_tokens
+        if reply.usage is not None:
+            self._add_usage(reply.usage.input_tokens, reply.usage.output_tokens)
+
+    def _count_compaction(self) -> None:
+        """The compaction calls' tokens count as the chat model's (they are its calls)."""
+        (inp, out), self.window.spent = self.window.spent, [0, 0]
+        if inp or out:
+            self._add_usage(inp, out)
+
+    def _add_usage(self, input_tokens: int, output_tokens: int) -> None:
+        self.usage[0] += input_tokens
+        self.usage[1] += output_tokens
         if self.journal is not None:
-            self.journal.add_usage(reply.usage.input_tokens, reply.usage.output_tokens)
+            self.journal.add_usage(input_tokens, output_tokens)
 
     def record_user_change(self, change: ChangeResult) -> None:
         """A /remember or /forget by the user, for the archive."""

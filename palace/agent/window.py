@@ -118,6 +118,7 @@ class ContextWindow:
         self._fixed: dict[int, tuple[object, int]] = {}  # system prompt and tool schemas, weighed once
         self._told: set[str] = set()
         self.last_weight = 0
+        self.spent = [0, 0]  # tokens the compaction calls used (input, output), until the conversation counts them
         starts = turn_starts(messages)
         if snapshot.upto and starts:  # a snapshot must end where a turn starts (a hand-edited journal...)
             snapshot.upto = max([s for s in starts if s <= snapshot.upto], default=0)
@@ -248,7 +249,7 @@ class ContextWindow:
         turns = len(turn_starts(messages[:end], self.snapshot.upto))
         notice(f"{reason}: folding {turns} older turn{'s' * (turns != 1)} into a summary…")
         try:
-            self.snapshot = fold(client, self.home, self.snapshot, messages, end, self.budget)
+            self.snapshot = fold(client, self.home, self.snapshot, messages, end, self.budget, self.spent)
         except CompactionFailed as exc:
             self._drop(system, messages, tools, notice, str(exc))
             return
@@ -315,13 +316,20 @@ class ContextWindow:
 
 
 def fold(
-    client: ChatModel, home: Path, snapshot: Snapshot, messages: Sequence[dict[str, Any]], end: int, budget: Budget
+    client: ChatModel,
+    home: Path,
+    snapshot: Snapshot,
+    messages: Sequence[dict[str, Any]],
+    end: int,
+    budget: Budget,
+    spent: list[int] | None = None,
 ) -> Snapshot:
-    """A new snapshot with messages[snapshot.upto:end] folded into it, in as many calls as the window needs."""
+    """A new snapshot with messages[snapshot.upto:end] folded into it, in as many calls as the window needs
+    (their tokens added to `spent`)."""
     current = snapshot
     while current.upto < end:
         stop = _chunk_end(messages, current.upto, end, budget)
-        current = _fold_once(client, home, current, messages, stop)
+        current = _fold_once(client, home, current, messages, stop, spent if spent is not None else [0, 0])
     return current
 
 
@@ -340,7 +348,7 @@ def _chunk_end(messages: Sequence[dict[str, Any]], start: int, end: int, budget:
 
 
 def _fold_once(
-    client: ChatModel, home: Path, snapshot: Snapshot, messages: Sequence[dict[str, Any]], end: int
+    client: ChatModel, home: Path, snapshot: Snapshot, messages: Sequence[dict[str, Any]], end: int, spent: list[int]
 ) -> Snapshot:
     template = load_prompt("compact.md", home).replace("{{summary_words}}", str(SUMMARY_WORDS))
     working = snapshot.working
@@ -360,6 +368,9 @@ def _fold_once(
         reply = client.complete(request, json_mode=True)
     except LLMError as exc:
         raise CompactionFailed(str(exc)) from exc
+    if reply.usage is not None:
+        spent[0] += reply.usage.input_tokens
+        spent[1] += reply.usage.output_tokens
     answer = _summary_object(reply.content)
     if answer is None:
         raise CompactionFailed("the model's answer held no summary")

@@ -57,6 +57,8 @@ class ExtractionOutcome:
     dropped: int
     upto: int
     proposed: list[Proposal] = field(default_factory=list)  # what went to review.md instead
+    model: str = ""  # the model that extracted, and the tokens (input, output) its call used
+    usage: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True)
@@ -277,7 +279,9 @@ class Extractor:
         journal.record_extraction(end, summary, results, dropped, [(str(p.path), p.content) for p in plan.propose])
         self.last_error = None
         self._retry_at = 0.0
-        return ExtractionOutcome(journal.summary or "", results, dropped, end, proposed=plan.propose)
+        used = (reply.usage.input_tokens, reply.usage.output_tokens) if reply.usage is not None else (0, 0)
+        model = self.settings.extract_model or self.settings.model
+        return ExtractionOutcome(journal.summary or "", results, dropped, end, plan.propose, model, used)
 
     def _queue_proposals(self, plan: Plan, journal: Journal) -> None:
         """Write what goes to review.md (and take out what was promoted), then commit it."""

@@ -62,7 +62,7 @@ def run_ask(words: list[str], settings: Settings, *, as_json: bool, stdin: IO[st
 
 def report(repl: Repl, result: TurnResult | None) -> dict[str, Any]:
     """The --json object: the answer, the session it was archived as, tokens, cost, memory changes."""
-    inp, out = repl.session.usage
+    inp, out = repl.meter.totals()  # the chat's, compaction's and extraction's calls
     cost = repl.meter.cost()
     journal = repl.session.journal
     events = list(journal.memory_events) if journal is not None else []  # extraction's too, after the end

@@ -188,7 +188,7 @@ def _model(repl: Repl, arg: str) -> bool:
 
 
 def _usage(repl: Repl, arg: str) -> bool:
-    inp, out = repl.session.usage
+    inp, out = repl.meter.totals()  # the chat's, compaction's and extraction's calls
     repl.console.print(f"Tokens this session: input {inp:,}, output {out:,}, total {inp + out:,}")
     for line in repl.meter.lines():
         repl.console.print(line)
@@ -247,7 +247,9 @@ def _context(repl: Repl, arg: str) -> bool:
 
 
 def _compact(repl: Repl, arg: str) -> bool:
+    before = tuple(repl.session.usage)
     repl.console.info(repl.session.compact())
+    repl.meter.add(repl.settings.model, repl.session.usage[0] - before[0], repl.session.usage[1] - before[1])
     return True
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -66,13 +67,20 @@ class CostMeter:
     def __init__(self, overrides: Mapping[str, Mapping[str, float]] | None = None) -> None:
         self.overrides = dict(overrides or {})
         self.tokens: dict[str, list[int]] = {}
+        self._lock = threading.Lock()  # background extraction adds its tokens from its own thread
 
     def add(self, model: str, input_tokens: int, output_tokens: int) -> None:
         if input_tokens <= 0 and output_tokens <= 0:
             return
-        counts = self.tokens.setdefault(model, [0, 0])
-        counts[0] += input_tokens
-        counts[1] += output_tokens
+        with self._lock:
+            counts = self.tokens.setdefault(model, [0, 0])
+            counts[0] += input_tokens
+            counts[1] += output_tokens
+
+    def totals(self) -> tuple[int, int]:
+        """All tokens used (input, output), every model's."""
+        with self._lock:
+            return sum(c[0] for c in self.tokens.values()), sum(c[1] for c in self.tokens.values())
 
     def cost(self) -> Cost:
         cost = Cost()

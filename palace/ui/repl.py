@@ -89,7 +89,9 @@ class Repl:
                 self.console.info(f"{waiting} proposed memor{waits} for review: {self.review_hint}")
 
     def _show_extracted(self, outcome: ExtractionOutcome) -> None:
-        """Extraction's changes, one line each (from the background thread: above the prompt)."""
+        """Extraction's changes, one line each (from the background thread: above the prompt); its tokens are
+        counted in /usage."""
+        self.meter.add(outcome.model, *outcome.usage)
         for result in outcome.results:
             if result.changed:
                 self.notify(f"{result.symbol} (extracted) {result.message}", change=True)
@@ -412,7 +414,7 @@ class Repl:
 
     def _toolbar(self) -> str:
         rendered = self.store.render(self.session.wings, self.settings.memory_budget)  # a stat when unchanged
-        inp, out = self.session.usage
+        inp, out = self.meter.totals()
         wing = ", ".join(self.session.wings) or "—"
         cost = self.meter.short()
         memory = (
