@@ -25,8 +25,8 @@ from typing import Any, Protocol
 from palace.errors import UndoError
 from palace.filelock import exclusive
 from palace.history.git import HAND_EDIT_MESSAGE, GitTrouble, is_own_repo, run_git
-from palace.memory.document import common_prefix, common_suffix
 from palace.memory.files import atomic_write
+from palace.memory.lines import common_prefix, common_suffix
 from palace.paths import MEMORIES, PalacePaths
 
 UNDO_PREFIX = "memory: undo "

@@ -12,11 +12,22 @@ import operator
 import re
 import threading
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from palace.memory.blocks import Block, Entry, Heading, Scan, entry_line, scan
 from palace.memory.halls import Hall, MemoryPath, wing_key
 from palace.memory.keys import normalise, words_of
+from palace.memory.lines import (
+    MAX_RUNS,
+    Derived,
+    Run,
+    common_prefix,
+    common_suffix,
+    compact_runs,
+    cut_runs,
+    patched_index,
+    spliced_spans,
+    split_lines,
+)
 from palace.memory.sections import Kind, Section, SectionSig, build_sections, rebuild_sections
 
 _HALL, _WING, _WING_HALL, _ROOM = Kind.HALL, Kind.WING, Kind.WING_HALL, Kind.ROOM  # enum lookups are slow in loops
@@ -29,6 +40,8 @@ __all__ = [
     "Kind",
     "Section",
     "SectionSig",
+    "common_prefix",
+    "common_suffix",
     "entry_line",
     "normalise",
     "words_of",
@@ -39,78 +52,6 @@ BOM_BYTES = BOM.encode()
 _ATX_LINE = re.compile(r"^#{1,6}(?:[ \t]|$)")
 # Blocks that end before an ATX heading at the start of a line (a quote, a code block or an HTML block may not).
 _CLOSED_BEFORE_ATX = frozenset({"blank_line", "heading", "list", "paragraph", "thematic_break"})
-
-
-class Run(NamedTuple):
-    """Entries shared with an earlier document, and how many lines to move them down to be in this one."""
-
-    entries: list[Entry]
-    starts: list[int]  # the lines they start at (before moving)
-    delta: int
-
-
-class Derived(NamedTuple):
-    """A document re-parsed around a change: lines [first, old_end) of the earlier one became [first, new_end)."""
-
-    first: int
-    old_end: int
-    new_end: int
-    same_after: bool  # whether the sections after the change still mean what they meant
-
-
-def _patched(index: dict[str, list[Entry]], removed: list[Entry], added: list[Entry]) -> dict[str, list[Entry]]:
-    """A copy of a key index without the removed entries (by identity) and with the added ones in rooms."""
-    patched = dict(index)  # the lists are shared with the parent: replace them, never change them
-    for entry in removed:
-        kept = [e for e in patched.get(entry.key, ()) if e is not entry]
-        if kept:
-            patched[entry.key] = kept
-        else:
-            patched.pop(entry.key, None)
-    for entry in added:
-        if entry.path is not None:
-            patched[entry.key] = [*patched.get(entry.key, ()), entry]
-    return patched
-
-
-def _spliced(
-    old: list[tuple[int, int]], found: list[tuple[int, int]], window_start: int, old_end: int, delta: int
-) -> list[tuple[int, int]]:
-    """Line spans: the old ones before the window, the window's new ones, the old ones after it moved."""
-    kept = [span for span in old if span[0] < window_start]
-    return kept + found + [(a + delta, b + delta) for a, b in old if a >= old_end]
-
-
-_MAX_RUNS = 24
-
-
-def _cut(runs: list[Run], line: int) -> tuple[list[Run], list[Run]]:
-    """Runs split into the entries that start before line and those that start at or after it."""
-    head: list[Run] = []
-    tail: list[Run] = []
-    for entries, starts, delta in runs:
-        index = bisect.bisect_left(starts, line - delta)
-        if index == len(entries):
-            head.append(Run(entries, starts, delta))
-        elif index == 0:
-            tail.append(Run(entries, starts, delta))
-        else:
-            head.append(Run(entries[:index], starts[:index], delta))
-            tail.append(Run(entries[index:], starts[index:], delta))
-    return head, tail
-
-
-def _compact(runs: list[Run]) -> list[Run]:
-    """Runs with the empty ones dropped and neighbours moved alike joined."""
-    out: list[Run] = []
-    for entries, starts, delta in runs:
-        if not entries:
-            continue
-        if out and out[-1][2] == delta:
-            last = out.pop()
-            entries, starts = last[0] + entries, last[1] + starts
-        out.append(Run(entries, starts, delta))
-    return out
 
 
 _MEMO_SIZE = 4
@@ -139,66 +80,6 @@ def _recent(data: bytes) -> tuple[Document | None, Document | None]:
             if doc._raw is not None and (doc._raw is data or (len(doc._raw) == len(data) and doc._raw == data)):
                 return doc, doc
         return None, (_memo[-1] if _memo else None)
-
-
-def _split(text: str, *, whole: bool = True) -> tuple[list[str], list[str], bool]:
-    """Lines and endings of text; the flag says whether its last line has an ending.
-
-    Lines end with LF or CRLF; in a whole file with no LF at all (classic Mac OS), with a lone CR.
-    """
-    if whole and "\r" in text and "\n" not in text:
-        return _split_on(text, "\r")
-    raw_lines = text.split("\n")
-    tail = raw_lines.pop()  # what follows the last "\n": "" when text ends with one
-    if "\r" not in text:
-        lines, eols = raw_lines, ["\n"] * len(raw_lines)
-    else:
-        lines, eols = [], []
-        for raw in raw_lines:
-            if raw.endswith("\r"):
-                lines.append(raw[:-1])
-                eols.append("\r\n")
-            else:
-                lines.append(raw)
-                eols.append("\n")
-    if tail:
-        lines.append(tail)  # a last line without an ending keeps a trailing "\r" as text
-        eols.append("")
-    return lines, eols, not tail
-
-
-def _split_on(text: str, ending: str) -> tuple[list[str], list[str], bool]:
-    lines = text.split(ending)
-    tail = lines.pop()
-    eols = [ending] * len(lines)
-    if tail:
-        lines.append(tail)
-        eols.append("")
-    return lines, eols, not tail
-
-
-def common_prefix(a: bytes, b: bytes) -> int:
-    """How many leading bytes a and b share."""
-    lo, hi = 0, min(len(a), len(b))
-    while lo < hi:  # slices of bytes compare with memcmp: O(n) in all, in C
-        mid = (lo + hi + 1) // 2
-        if a[lo:mid] == b[lo:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def common_suffix(a: bytes, b: bytes, limit: int) -> int:
-    """How many trailing bytes a and b share, at most limit."""
-    lo, hi = 0, limit
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[len(a) - mid : len(a) - lo] == b[len(b) - mid : len(b) - lo]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
 
 
 @dataclass(eq=False)
@@ -331,7 +212,7 @@ class Document:
         bom = text.startswith(BOM)
         if bom:
             text = text[1:]
-        lines, eols, final_newline = _split(text)
+        lines, eols, final_newline = split_lines(text)
         doc = cls(lines, eols, bom=bom, final_newline=final_newline or not lines, _raw=data)
         doc._majority_newline()
         found = scan(lines, 0, len(lines))
@@ -366,7 +247,7 @@ class Document:
         old_count = old.count(b"\n", start, old_end) + (
             1 if old_end == len(old) and old[-1:] not in (b"", b"\n") else 0
         )
-        region, region_eols, ended = _split(new[start:new_end].decode("utf-8", "surrogateescape"), whole=False)
+        region, region_eols, ended = split_lines(new[start:new_end].decode("utf-8", "surrogateescape"), whole=False)
         lines = self.lines[:first] + region + self.lines[first + old_count :]
         eols = self.eols[:first] + region_eols + self.eols[first + old_count :]
         final_newline = (ended or not lines) if new_end == len(new) else self.final_newline
@@ -401,8 +282,8 @@ class Document:
                 for h in self.headings[bisect.bisect_left(lines, old_end) :]
             ]
         )
-        doc.lists = _spliced(self.lists, found.lists, window_start, old_end, delta)
-        doc.unparsed_lists = _spliced(self.unparsed_lists, found.unparsed_lists, window_start, old_end, delta)
+        doc.lists = spliced_spans(self.lists, found.lists, window_start, old_end, delta)
+        doc.unparsed_lists = spliced_spans(self.unparsed_lists, found.unparsed_lists, window_start, old_end, delta)
         doc.sections, same_after = rebuild_sections(
             self.sections, doc.headings, window_start, old_end, delta, len(doc.lines)
         )
@@ -444,17 +325,17 @@ class Document:
     ) -> None:
         """doc's entries: those before the window shared, the window's new ones, those after moved lazily
         (but for the ones up to limit, whose room may have changed: they are placed and assigned now)."""
-        before = _cut(self._runs, window_start)[0]
-        later = [Run(entries, starts, moved + delta) for entries, starts, moved in _cut(self._runs, old_end)[1]]
-        near, far = _cut(later, limit)
+        before = cut_runs(self._runs, window_start)[0]
+        later = [Run(entries, starts, moved + delta) for entries, starts, moved in cut_runs(self._runs, old_end)[1]]
+        near, far = cut_runs(later, limit)
         placed = [e._moved(moved) for entries, _, moved in near for e in entries]
         changed = window + placed
         doc._assign_entries(changed)
-        doc._runs = _compact([*before, Run(changed, [e.start for e in changed], 0), *far])
+        doc._runs = compact_runs([*before, Run(changed, [e.start for e in changed], 0), *far])
         if self._keys is not None:
-            replaced = _cut(_cut(self._runs, window_start)[1], limit - delta)[0]
-            doc._keys = _patched(self._keys, [e for run in replaced for e in run.entries], changed)
-        if len(doc._runs) > _MAX_RUNS:
+            replaced = cut_runs(cut_runs(self._runs, window_start)[1], limit - delta)[0]
+            doc._keys = patched_index(self._keys, [e for run in replaced for e in run.entries], changed)
+        if len(doc._runs) > MAX_RUNS:
             doc._flat = None
             _ = doc.entries  # move them all now, once in a while, rather than walk many runs each time
 

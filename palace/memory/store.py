@@ -17,7 +17,7 @@ from typing import Protocol, TypeVar
 from palace.errors import PalaceError, StoreError, UndoError
 from palace.filelock import exclusive
 from palace.memory import ops
-from palace.memory.document import Document, common_prefix, common_suffix
+from palace.memory.document import Document
 from palace.memory.files import (
     Swapped,
     check_writable,
@@ -31,6 +31,7 @@ from palace.memory.files import (
     write_in_place,
 )
 from palace.memory.halls import MemoryPath, parse_path
+from palace.memory.lines import common_prefix, common_suffix
 from palace.memory.ops import ChangeResult
 from palace.memory.render import Rendered, Wings, render_document, wing_keys
 from palace.memory.render_cache import RenderCache, cache_key

@@ -1,0 +1,141 @@
+"""Lines and bytes beneath the document: splitting text into lines that keep their endings, the bytes two
+versions share, and the runs of entries an incremental re-parse carries over from the earlier document."""
+
+from __future__ import annotations
+
+import bisect
+from typing import NamedTuple
+
+from palace.memory.blocks import Entry
+
+
+class Run(NamedTuple):
+    """Entries shared with an earlier document, and how many lines to move them down to be in this one."""
+
+    entries: list[Entry]
+    starts: list[int]  # the lines they start at (before moving)
+    delta: int
+
+
+class Derived(NamedTuple):
+    """A document re-parsed around a change: lines [first, old_end) of the earlier one became [first, new_end)."""
+
+    first: int
+    old_end: int
+    new_end: int
+    same_after: bool  # whether the sections after the change still mean what they meant
+
+
+def patched_index(index: dict[str, list[Entry]], removed: list[Entry], added: list[Entry]) -> dict[str, list[Entry]]:
+    """A copy of a key index without the removed entries (by identity) and with the added ones in rooms."""
+    patched = dict(index)  # the lists are shared with the parent: replace them, never change them
+    for entry in removed:
+        kept = [e for e in patched.get(entry.key, ()) if e is not entry]
+        if kept:
+            patched[entry.key] = kept
+        else:
+            patched.pop(entry.key, None)
+    for entry in added:
+        if entry.path is not None:
+            patched[entry.key] = [*patched.get(entry.key, ()), entry]
+    return patched
+
+
+def spliced_spans(
+    old: list[tuple[int, int]], found: list[tuple[int, int]], window_start: int, old_end: int, delta: int
+) -> list[tuple[int, int]]:
+    """Line spans: the old ones before the window, the window's new ones, the old ones after it moved."""
+    kept = [span for span in old if span[0] < window_start]
+    return kept + found + [(a + delta, b + delta) for a, b in old if a >= old_end]
+
+
+MAX_RUNS = 24
+
+
+def cut_runs(runs: list[Run], line: int) -> tuple[list[Run], list[Run]]:
+    """Runs split into the entries that start before line and those that start at or after it."""
+    head: list[Run] = []
+    tail: list[Run] = []
+    for entries, starts, delta in runs:
+        index = bisect.bisect_left(starts, line - delta)
+        if index == len(entries):
+            head.append(Run(entries, starts, delta))
+        elif index == 0:
+            tail.append(Run(entries, starts, delta))
+        else:
+            head.append(Run(entries[:index], starts[:index], delta))
+            tail.append(Run(entries[index:], starts[index:], delta))
+    return head, tail
+
+
+def compact_runs(runs: list[Run]) -> list[Run]:
+    """Runs with the empty ones dropped and neighbours moved alike joined."""
+    out: list[Run] = []
+    for entries, starts, delta in runs:
+        if not entries:
+            continue
+        if out and out[-1][2] == delta:
+            last = out.pop()
+            entries, starts = last[0] + entries, last[1] + starts
+        out.append(Run(entries, starts, delta))
+    return out
+
+
+def split_lines(text: str, *, whole: bool = True) -> tuple[list[str], list[str], bool]:
+    """Lines and endings of text; the flag says whether its last line has an ending.
+
+    Lines end with LF or CRLF; in a whole file with no LF at all (classic Mac OS), with a lone CR.
+    """
+    if whole and "\r" in text and "\n" not in text:
+        return split_on(text, "\r")
+    raw_lines = text.split("\n")
+    tail = raw_lines.pop()  # what follows the last "\n": "" when text ends with one
+    if "\r" not in text:
+        lines, eols = raw_lines, ["\n"] * len(raw_lines)
+    else:
+        lines, eols = [], []
+        for raw in raw_lines:
+            if raw.endswith("\r"):
+                lines.append(raw[:-1])
+                eols.append("\r\n")
+            else:
+                lines.append(raw)
+                eols.append("\n")
+    if tail:
+        lines.append(tail)  # a last line without an ending keeps a trailing "\r" as text
+        eols.append("")
+    return lines, eols, not tail
+
+
+def split_on(text: str, ending: str) -> tuple[list[str], list[str], bool]:
+    lines = text.split(ending)
+    tail = lines.pop()
+    eols = [ending] * len(lines)
+    if tail:
+        lines.append(tail)
+        eols.append("")
+    return lines, eols, not tail
+
+
+def common_prefix(a: bytes, b: bytes) -> int:
+    """How many leading bytes a and b share."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:  # slices of bytes compare with memcmp: O(n) in all, in C
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def common_suffix(a: bytes, b: bytes, limit: int) -> int:
+    """How many trailing bytes a and b share, at most limit."""
+    lo, hi = 0, limit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[len(a) - mid : len(a) - lo] == b[len(b) - mid : len(b) - lo]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
