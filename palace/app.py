@@ -167,12 +167,17 @@ class App:
         until: date | None = None,
         exclude: tuple[str, ...] = (),
         max_bytes: int = 2048,
+        wings: Sequence[str] | None = None,
     ) -> str:
-        """Search results as the compact text the model (or `/recall`) gets."""
-        from palace.recall.format import format_hits
+        """Search results as the compact text the model (or `/recall`) gets: `wings` and everything wing-less
+        (None: every wing). The memory entries it shows count as recalled (`palace memory show --stats`)."""
+        from palace.recall.format import format_result
+        from palace.recall.scope import Scope
 
-        hits = self.recall.search(query, limit=limit, since=since, until=until, exclude=exclude)
-        return format_hits(hits, query=query, max_bytes=max_bytes)
+        hits = self.recall.search(query, limit=limit, since=since, until=until, exclude=exclude, wings=wings)
+        result = format_result(hits, query=query, max_bytes=max_bytes, scope=Scope.of(wings))
+        self.store.reuse.bump(list(result.recalled), "recalled")
+        return result.text
 
     # ------------------------------------------------------------------ sessions
     def archive_orphans(self) -> list[str]:

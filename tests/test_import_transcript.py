@@ -141,5 +141,6 @@ def test_the_command_line_imports_and_reports(tmp_path: Path) -> None:
     assert "already imported" in palace("import-transcript", str(file), "--date", "2023-04-02").stdout
     found = palace("sessions", "search", "heron", "logo")
     assert "[2023-04-02] user: we picked a heron for the logo" in found.stdout
+    assert " · wing design\n" in found.stdout
     refused = palace("import-transcript", str(file))
     assert refused.returncode == 1 and "--date" in refused.stderr

@@ -116,7 +116,7 @@ def test_several_passages_of_one_session_are_shown_when_they_score(home: Path, i
 def test_each_passage_carries_its_date_and_role(home: Path, index: RecallIndex) -> None:
     chat(home, "2023-05-08", "a0000005", ["What should the new logo look like?", "A blue fox on white."])
     text = told(index, "new logo")
-    assert "[2023-05-08] session 2023-05-08-a0000005" in text
+    assert "\nsession 2023-05-08-a0000005 · no wing\n" in text
     assert "  - [2023-05-08] user: What should the new logo look like?" in text
     assert "    assistant: A blue fox on white." in text
 

@@ -62,7 +62,10 @@ GUIDE = {
     "memory_recall": (
         "Search the user's earlier sessions (their summaries and transcripts, from palace and imported agents) "
         "and memory entries. Use it when the user refers to something discussed before that memory_show does "
-        'not cover ("what did we decide about...", "last week we..."). Returns a few dated snippets.'
+        'not cover ("what did we decide about...", "last week we..."). Returns dated passages, each labelled with '
+        'its wing ("no wing" for what holds everywhere); replaced or forgotten entries come labelled superseded, '
+        "no longer true. It searches this workspace's wing(s) and everything wing-less; pass `wing` to search "
+        'another wing, or "all" for every wing.'
     ),
     "memory_show": (
         "Show the user's long-term memory as it applies here: the facts true everywhere plus those of the active "
@@ -166,7 +169,8 @@ class PalaceServer:
             return self.toolbox().call(name, json.dumps(arguments if arguments is not None else {}))
 
     def _recall(self, args: MemoryRecall) -> str:
-        return self.app.recall_text(args.query, limit=args.limit, since=args.since, until=args.until)
+        wings = args.wings(self._active)
+        return self.app.recall_text(args.query, limit=args.limit, since=args.since, until=args.until, wings=wings)
 
     def _show(self, args: MemoryShow) -> ToolOutcome:
         wings = _checked_wings(args.wings) if args.wings is not None else self._active

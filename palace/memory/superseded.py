@@ -6,6 +6,7 @@ hits superseded.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,17 @@ Recall still finds them, marked superseded. This file is palace's record: edit i
 """
 
 _BY = {"model": "by the model", "user": "by the user", "extracted": "by extraction", "review": "in review"}
+_NOTE = re.compile(r"^(\w+) (\d{4}-\d{2}-\d{2})\b\s*(.*)$", re.S)
+
+
+def label(note: str) -> str:
+    """How recall marks an entry of this file: `superseded 2026-11-02: replaced by the user, now: "..."`."""
+    note = " ".join(note.split())
+    match = _NOTE.match(note)
+    if match is None:
+        return f"superseded: {note}" if note else "superseded"
+    reason, day, rest = match.groups()
+    return f"superseded {day}: {reason}" + (f" {rest}" if rest else "")
 
 
 @dataclass(frozen=True)

@@ -7,22 +7,24 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from palace.errors import ContentError, PalaceError
-from palace.memory.halls import HALL_LIST
+from palace.memory.halls import HALL_LIST, wing_problem
 from palace.memory.ops import ChangeResult
 from palace.memory.secrets import find_secret
 from palace.memory.store import MemoryStore
 from palace.model.failures import one_line
 from palace.model.stream import valid_text
+from palace.recall.scope import default_wings
 
 log = logging.getLogger(__name__)
+ALL_WINGS = "all"  # MemoryRecall's `wing` that searches every wing
 
 _PATH_HELP = (
     "Where the memory lives: 'Hall/room' for facts about the user that hold everywhere, or "
@@ -59,10 +61,12 @@ class MemoryForget(BaseModel):
 
 
 class MemoryRecall(BaseModel):
-    """Search earlier sessions (their summaries and transcripts) and memory entries.
+    """Search earlier sessions (their summaries and transcripts) and memory entries, including superseded ones.
 
     Use when the user refers to something discussed before that is not in the memory shown in the system
-    prompt ("what did we decide about...", "last week we..."). Returns a few dated snippets.
+    prompt ("what did we decide about...", "last week we..."). Returns dated passages, each labelled with its
+    wing (project or person, or "no wing"); entries that were replaced or forgotten are labelled superseded and
+    are no longer true. Searches the current wing(s) and everything without a wing, unless `wing` says otherwise.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -70,6 +74,26 @@ class MemoryRecall(BaseModel):
     limit: int = Field(default=5, ge=1, le=20, description="How many sessions to return (1-20).")
     since: date | None = Field(default=None, description="Only sessions on or after this date (YYYY-MM-DD).")
     until: date | None = Field(default=None, description="Only sessions on or before this date (YYYY-MM-DD).")
+    wing: str | None = Field(
+        default=None,
+        description='Search this wing (and what has no wing) instead of the current one(s), or "all" for every wing.',
+    )
+
+    @field_validator("wing")
+    @classmethod
+    def _known_form(cls, value: str | None) -> str | None:
+        if value is None or value.strip().casefold() == ALL_WINGS:
+            return None if value is None else ALL_WINGS
+        problem = wing_problem(value.strip())
+        if problem is not None:
+            raise ValueError(f'{problem}, or "{ALL_WINGS}" for every wing')
+        return value.strip()
+
+    def wings(self, active: Sequence[str]) -> list[str] | None:
+        """The wings to search (besides the wing-less): the one named, else the active ones; None for all."""
+        if self.wing == ALL_WINGS:
+            return None
+        return [self.wing] if self.wing is not None else default_wings(active)
 
 
 class WorkingContextArgs(BaseModel):

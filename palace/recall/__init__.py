@@ -1,4 +1,4 @@
-"""Cold-memory recall: a full-text index over archived sessions, journals and memory entries.
+"""Cold-memory recall: a full-text index over archived sessions, journals and memory entries (current, superseded).
 
 The index lives in `$PALACE_HOME/.index/recall.sqlite3` (SQLite FTS5 from the standard library). It is
 derived data: deleting it loses nothing, a corrupted file is rebuilt, and every use first catches up with
@@ -28,7 +28,13 @@ vocabulary term one edit away, `expand`); (2) shortlists session files from the 
 idf-weighted share of the query each covers; (3) reads every document of the shortlisted sessions; (4)
 scores them with BM25 over all query terms, summaries weighted up, and ranks each session by its best
 documents (a steeply diminishing sum) times its coverage of the query, a boost for the time the query
-names and a mild recency tie-break. Memory entries that hold a query term rank as their own sources.
+names and a mild recency tie-break. Memory entries that hold a query term rank as their own sources, one per
+room, a little higher the more they were reused (recalled, confirmed: memory/reuse.py); entries of superseded.md
+(replaced or forgotten) rank at half weight and never above a current entry of their room.
+
+Scopes (`scope`): each file stores its session's wings (journal header, archive `- Wing:`), an entry has the
+wing of its path; a search covers some wings plus everything wing-less, or every wing. Every hit carries its
+wings, and `format` labels it with them.
 
 What a hit shows (`passages`): its best documents with the turns around them (the answer after a question,
 the statement before a short echo), each valued; `format` packs the most valuable of all hits into the
@@ -40,8 +46,9 @@ here logs.
 
 Modules: `text` (tokenising, query terms, snippets), `dates`, `sources` (reading the files into
 documents), `schema` (the tables, the format version, document rowids), `index` (`RecallIndex`: the
-connection, corruption and busy handling, catching up with the files), `weights`, `expand`, `rank` (search
-and ranking: `RecallHit`), `passages` (excerpts), `format` (`format_hits`).
+connection, corruption and busy handling, catching up with the files), `scope` (which wings a search covers),
+`weights`, `expand`, `rank` (search and ranking: `RecallHit`), `passages` (excerpts), `format` (`format_hits`,
+and `format_result` with the memory entries shown, whose reuse is counted).
 """
 
 from palace.recall.format import format_hits

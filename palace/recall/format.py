@@ -3,27 +3,37 @@
 Each source's excerpts (its best documents and the turns around them, see passages.py) are worth their
 value times the source's weight, (score / best score) ** SOURCE_POWER: the best session's second passage
 usually beats a distant fifth session's best one. The most valuable excerpts are taken until the bytes
-run out, then shown per source (best first) in conversation order, consecutive turns as one passage:
+run out, then shown per source (best first) in conversation order, consecutive turns as one passage, each
+source labelled with its wing (an entry by its own):
 
-    [2023-05-08] session 2023-05-08-1a2b3c4d
+    session 2023-05-08-1a2b3c4d · wing alpha
       - [2023-05-08] user: Do you have any pets at home?
         assistant: Yep, two turtles, Shelly and Tank. They sunbathe on a rock all day.
+    memories.md
+      - memory Decisions/database [2026-11-02] · no wing: Uses PostgreSQL
+    superseded.md (replaced or forgotten: no longer true)
+      - superseded Decisions/database [2026-10-01] · no wing: Uses MySQL (superseded 2026-11-02: replaced ...)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from palace.memory.secrets import redact
-from palace.paths import MEMORIES
+from palace.memory.sidefile import split_note
+from palace.memory.superseded import label as superseded_label
+from palace.paths import MEMORIES, SUPERSEDED
 from palace.recall.passages import Excerpt
 from palace.recall.rank import RecallHit, neg_date
 from palace.recall.schema import DOC_BITS
+from palace.recall.scope import Scope, wing_label
 
 SOURCE_POWER = 2.0
 MIN_CUT = 100  # an excerpt is shortened to fit only if at least this many bytes are left for it
 _PASSAGE = "  - "
 _CONTINUED = "    "
+_ENTRY_FILES = (MEMORIES, SUPERSEDED)  # sources whose hits are entries, one room each, not sessions
 
 
 def _utf8_len(text: str) -> int:
@@ -60,13 +70,28 @@ class _Item:
 
 
 def _label(hit: RecallHit, excerpt: Excerpt) -> str:
-    if hit.source == MEMORIES:
-        return f"{redact(excerpt.role)} [{hit.date}]: "
+    if hit.source in _ENTRY_FILES:
+        return f"{redact(excerpt.role)} [{hit.date}] · {wing_label(hit.wings)}: "
     return f"[{hit.date}] {excerpt.role}: "
 
 
 def _header(hit: RecallHit) -> str:
-    return "\nmemories.md" if hit.source == MEMORIES else f"\n[{hit.date}] session {redact(hit.source)}"
+    if hit.source == MEMORIES:
+        return "\nmemories.md"
+    if hit.source == SUPERSEDED:
+        return "\nsuperseded.md (replaced or forgotten: no longer true)"
+    source = redact(hit.source)
+    dated = "" if source.startswith(hit.date) else f"[{hit.date}] "  # the id names the day it began, mostly
+    return f"\n{dated}session {source} · {wing_label(hit.wings)}"
+
+
+def _line(item: _Item) -> str:
+    """An excerpt's text on one line; a superseded entry's note turned into its label."""
+    line = " ".join(redact(item.excerpt.text).split())
+    if item.hit.source != SUPERSEDED:
+        return line
+    fact, note = split_note(line)
+    return f"{fact} ({superseded_label(note)})"
 
 
 def _excerpts(hit: RecallHit) -> list[Excerpt]:
@@ -92,7 +117,7 @@ def _pack(items: list[_Item], room: int, line_cap: int) -> list[_Item]:
     used = 0
     for item in sorted(items, key=lambda i: (-i.value, i.order, i.excerpt.rowid)):
         head = 0 if item.hit.source in shown else _utf8_len(_header(item.hit)) + 1
-        line = " ".join(redact(item.excerpt.text).split())
+        line = _line(item)
         # A passage line's label: the date and role, or (continuing a passage) the role only.
         cost = head + 1 + len(_PASSAGE) + _utf8_len(_label(item.hit, item.excerpt))
         left = min(room - used - cost, line_cap)
@@ -122,7 +147,7 @@ def _render(ordered: list[RecallHit], chosen: list[_Item]) -> list[str]:
         for item in sorted(by_source[source], key=lambda i: (i.excerpt.rowid, i.order)):
             joined = (
                 previous is not None
-                and source != MEMORIES
+                and source not in _ENTRY_FILES
                 and item.excerpt.rowid == previous.excerpt.rowid + 1
                 and item.excerpt.rowid >> DOC_BITS == previous.excerpt.rowid >> DOC_BITS
             )
@@ -134,21 +159,44 @@ def _render(ordered: list[RecallHit], chosen: list[_Item]) -> list[str]:
     return lines
 
 
-def format_hits(hits: list[RecallHit], *, max_bytes: int = 2048, query: str | None = None) -> str:
+class Formatted(NamedTuple):
+    """Recall's answer, and the current memory entries it shows (room, text as stored): their reuse."""
+
+    text: str
+    recalled: list[tuple[str, str]]
+
+
+def format_hits(
+    hits: list[RecallHit], *, max_bytes: int = 2048, query: str | None = None, scope: Scope | None = None
+) -> str:
+    """Compact text for the model (see format_result)."""
+    return format_result(hits, max_bytes=max_bytes, query=query, scope=scope).text
+
+
+def format_result(
+    hits: list[RecallHit], *, max_bytes: int = 2048, query: str | None = None, scope: Scope | None = None
+) -> Formatted:
     """Compact text for the model: the best passages of the hits grouped by session (best first, newer
-    first among equal scores), each dated and labelled with its role, at most max_bytes UTF-8 bytes,
-    secrets redacted. `query` only words the empty answer."""
+    first among equal scores), each dated and labelled with its role and wing, at most max_bytes UTF-8
+    bytes, secrets redacted. `query` only words the empty answer, `scope` (the wings searched) the title."""
+    searched = f" ({scope.describe()})" if scope is not None else ""
     if not hits:
         what = f' for "{" ".join(query.split())}"' if query and query.strip() else ""
-        return _cut_utf8(redact(f"no matches{what} in archived sessions or memories"), max_bytes)
+        others = f" (searched: {scope.describe()}; other wings were not)" if scope and scope.wings is not None else ""
+        return Formatted(_cut_utf8(redact(f"no matches{what} in archived sessions or memories{others}"), max_bytes), [])
     ordered = sorted(hits, key=lambda h: (-h.score, neg_date(h.date)))
     sources = len({h.source for h in ordered})
     total = len(hits)
-    title = f"{total} match{'es' if total != 1 else ''} from {sources} source{'s' if sources != 1 else ''}, best first:"
+    title = f"{total} match{'es' if total != 1 else ''} from {sources} source{'s' if sources != 1 else ''}"
+    title += f"{searched}, best first:"
     reserve = _utf8_len(f"\n({total} more not shown)")
     chosen = _pack(_items(ordered), max_bytes - _utf8_len(title) - reserve, max(240, max_bytes // 3))
     lines = [title, *_render(ordered, chosen)]
     hidden = total - len({id(i.hit) for i in chosen})
     if hidden:
         lines.append(f"\n({hidden} more not shown)")
-    return _cut_utf8("".join(lines), max_bytes)
+    text = _cut_utf8("".join(lines), max_bytes)
+    recalled = [
+        (i.excerpt.role.removeprefix("memory "), i.excerpt.entry) for i in chosen if i.excerpt.entry is not None
+    ]
+    return Formatted(text, recalled)

@@ -9,7 +9,7 @@ import stat
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import date
 from itertools import chain
@@ -17,10 +17,12 @@ from pathlib import Path
 from typing import NamedTuple, TypeVar
 
 from palace.errors import RecallError
-from palace.paths import MEMORIES, PalacePaths
+from palace.memory.reuse import ReuseCounts
+from palace.paths import MEMORIES, SUPERSEDED, PalacePaths
 from palace.recall import rank
 from palace.recall.rank import RecallHit
 from palace.recall.schema import DOC_BITS, SCHEMA, TABLES, chunks, index_version
+from palace.recall.scope import Scope
 from palace.recall.sources import Doc, FileKind, FileMeta, Found, ParsedFile, classify, hot_files, read_file
 from palace.recall.text import tokenize
 
@@ -86,6 +88,9 @@ class RecallIndex:
         self._cache = rank.IndexCache()
         self._last_full = 0.0
         self._rebuilt = False
+        self._reuse = ReuseCounts(self.home)
+        self._reuse_stamp: tuple[int, int] | None = None
+        self._reuse_totals: dict[str, int] = {}
 
     # -- connection ------------------------------------------------------------------------------
 
@@ -187,15 +192,30 @@ class RecallIndex:
         since: date | None = None,
         until: date | None = None,
         exclude: Collection[str] = (),
+        wings: Iterable[str] | None = None,
     ) -> list[RecallHit]:
         """The best `limit` sources (sessions, memory rooms) for query; refreshes the index first.
 
-        `exclude` names sources to leave out (e.g. the live session, whose words the model has)."""
-        request = rank.parse_query(query, limit, since, until, exclude)
+        `exclude` names sources to leave out (e.g. the live session, whose words the model has); `wings`
+        the wings searched besides everything wing-less (None: every wing). Memory entries that were reused
+        (recalled, confirmed: .index/reuse.json) rank a little higher."""
+        request = rank.parse_query(query, limit, since, until, exclude, Scope.of(wings), self._uses())
         with self._lock:
             with contextlib.suppress(RecallError):  # a failed catch-up still leaves a usable index
                 self.refresh()
             return self._guard("search", lambda conn: rank.search(conn, request, self._cache))
+
+    def _uses(self) -> dict[str, int]:
+        """How often each memory entry was reused (reuse.key_of -> uses), read again only when it changed."""
+        try:
+            st = os.stat(self._reuse.file)
+        except OSError:
+            return {}
+        stamp = (st.st_size, st.st_mtime_ns)
+        if stamp != self._reuse_stamp:
+            self._reuse_stamp = stamp
+            self._reuse_totals = {key: uses.total for key, uses in self._reuse.load().items() if uses.total}
+        return self._reuse_totals
 
     # -- catching up -----------------------------------------------------------------------------
 
@@ -238,11 +258,12 @@ class RecallIndex:
             self._cache.sources.clear()  # cheap to refill; keeps the cache honest after another's rebuild
         elif checked:
             self._hot = sorted(set(self._hot) | {rel for rel in checked if rel in found})
-        if checked is not None:
-            checked.add(MEMORIES)
-        with contextlib.suppress(OSError):
-            st = os.stat(self.home / MEMORIES)
-            found[MEMORIES] = FileMeta(FileKind.MEMORIES, MEMORIES, "", st.st_size, st.st_mtime_ns)
+        for name, kind in ((MEMORIES, FileKind.MEMORIES), (SUPERSEDED, FileKind.SUPERSEDED)):
+            if checked is not None:
+                checked.add(name)
+            with contextlib.suppress(OSError):
+                st = os.stat(self.home / name)
+                found[name] = FileMeta(kind, name, "", st.st_size, st.st_mtime_ns)
         return found, checked
 
     def _list(self, sessions: Path, full: bool, now: float) -> tuple[set[str], set[str] | None]:
@@ -324,16 +345,16 @@ class RecallIndex:
             return
         if row is None:
             cur = conn.execute(
-                "INSERT INTO file (path, kind, source, day, size, mtime_ns) VALUES (?, ?, ?, ?, ?, ?)",
-                (rel, meta.kind, meta.source, parsed.day, parsed.size, parsed.mtime_ns),
+                "INSERT INTO file (path, kind, source, day, wings, size, mtime_ns) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (rel, meta.kind, meta.source, parsed.day, " ".join(parsed.wings), parsed.size, parsed.mtime_ns),
             )
             file_id = int(cur.lastrowid or 0)
             stats.added += 1
         else:
             file_id = row.id
             conn.execute(
-                "UPDATE file SET day = ?, size = ?, mtime_ns = ? WHERE id = ?",
-                (parsed.day, parsed.size, parsed.mtime_ns, file_id),
+                "UPDATE file SET day = ?, wings = ?, size = ?, mtime_ns = ? WHERE id = ?",
+                (parsed.day, " ".join(parsed.wings), parsed.size, parsed.mtime_ns, file_id),
             )
             stats.changed += 1
         self._cache.sources[file_id] = meta.source
@@ -446,7 +467,7 @@ def _insert_docs(conn: sqlite3.Connection, file_id: int, source: str, parsed: Pa
     docs: list[Doc] = parsed.docs[: 1 << DOC_BITS]
     stored: list[str] = []
     for number, doc in enumerate(docs):
-        terms = " ".join(tokenize(doc.text))
+        terms = " ".join(tokenize(doc.text if doc.indexed is None else doc.indexed))
         if not terms:
             continue
         rowid = file_id << DOC_BITS | number

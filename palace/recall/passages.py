@@ -13,7 +13,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from palace.recall.schema import DOC_BITS, chunks
-from palace.recall.sources import DocKind, memory_room
+from palace.recall.sources import DocKind, memory_room, superseded_room
 from palace.recall.text import QueryTerm, snippet
 
 EXCERPT_CHARS = 700  # a matched document is cut to about this many characters around the query's words
@@ -30,18 +30,20 @@ _TURNS = (DocKind.USER, DocKind.ASSISTANT)
 
 def where(kind: str) -> str:
     """Where a hit's text comes from, for the model (RecallHit.where)."""
-    room = memory_room(kind)
-    if room is not None:
-        return "memory " + room
+    if memory_room(kind) is not None or superseded_room(kind) is not None:
+        return role(kind)
     if kind == DocKind.SUMMARY:
         return "summary"
     return f"message ({kind})"
 
 
 def role(kind: str) -> str:
-    """How an excerpt is labelled: "user", "assistant", "summary" or "memory <room>"."""
+    """How an excerpt is labelled: "user", "assistant", "summary", "memory <room>" or "superseded <room>"."""
     room = memory_room(kind)
-    return "memory " + room if room is not None else str(kind)
+    if room is not None:
+        return "memory " + room
+    old = superseded_room(kind)
+    return "superseded " + old if old is not None else str(kind)
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,7 @@ class Excerpt:
     text: str  # redacted (as stored), cut to size
     value: float  # 0..1: its share of what the hit's best document is worth
     side: int
+    entry: str | None = None  # a current memory entry's whole text (as stored): what its reuse is counted by
 
 
 @dataclass(frozen=True)
@@ -125,7 +128,8 @@ def excerpts(conn: sqlite3.Connection, docs: list[Scored], terms: Collection[Que
         if rowid not in texts:
             continue
         kind, text = texts[rowid]
-        out.append(Excerpt(rowid, role(kind), _cut(text, terms, side), round(value, 4), side))
+        entry = text if memory_room(kind) is not None else None
+        out.append(Excerpt(rowid, role(kind), _cut(text, terms, side), round(value, 4), side, entry))
     return sorted(out, key=lambda e: e.rowid)
 
 

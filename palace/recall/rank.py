@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import math
 import sqlite3
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import NamedTuple
 
 from palace.errors import RecallError
-from palace.paths import MEMORIES
+from palace.memory.reuse import key_of
+from palace.paths import MEMORIES, SUPERSEDED
 from palace.recall import passages
 from palace.recall.dates import DateHint, query_date
 from palace.recall.passages import Excerpt, Scored, where
 from palace.recall.schema import DOC_BITS, chunks
-from palace.recall.sources import MEMORY_PREFIX, DocKind
+from palace.recall.scope import EVERY_WING, Scope
+from palace.recall.sources import SUPERSEDED_PREFIX, DocKind, entry_wing, is_entry, memory_room, superseded_room
 from palace.recall.text import QueryTerm, filler_terms, match_expression, query_terms, snippet
 from palace.recall.weights import IndexCache, Weights, weigh
 
@@ -29,6 +32,10 @@ MIN_SHORTLIST = 10
 # Relative weight of a document by kind before aggregation.
 _KIND_WEIGHT: dict[str, float] = {DocKind.SUMMARY: 1.6, DocKind.USER: 1.0, DocKind.ASSISTANT: 0.9}
 _MEMORY_WEIGHT = 1.0
+_SUPERSEDED_WEIGHT = 0.5  # an entry that was replaced or forgotten: found, but after what holds now
+_BELOW_CURRENT = 0.99  # ... and never above a current entry of its room that the query finds
+_REUSE_BOOST = 0.1  # a memory entry scores this much more per doubling of its uses (recalled, confirmed) ...
+_REUSE_DOUBLINGS = 3.0  # ... up to this many doublings (+30% at 7 uses)
 _DECAY = 0.15  # weight of the n-th best document of a session: _DECAY ** n (0.5 and 0.3 ranked worse)
 _MAX_DOCS_PER_SOURCE = 6
 _K1, _B = 1.2, 0.75  # BM25 term-frequency saturation and length normalisation
@@ -51,12 +58,13 @@ _UNDATED_AGE = 3650  # days: a source without a readable date counts as ten year
 class RecallHit:
     """One result: the best matching text of one session (or one memory room), and what to show of it."""
 
-    source: str  # session id like "2026-11-30-a1b2c3d4", or "memories.md"
+    source: str  # session id like "2026-11-30-a1b2c3d4", "memories.md" or "superseded.md"
     date: str  # "YYYY-MM-DD": the conversation's own start date
     snippet: str  # best matching text, secrets redacted, shortened around the match
     score: float
-    where: str  # "summary" | "message (user)" | "message (assistant)" | "memory Preferences/x"
+    where: str  # "summary" | "message (user)" | "message (assistant)" | "memory Preferences/x" | "superseded ..."
     excerpts: list[Excerpt] = field(default_factory=list)  # the best documents and their neighbouring turns
+    wings: tuple[str, ...] = ()  # the session's wings, or the entry's; none: wing-less
 
 
 def neg_date(day: str) -> int:
@@ -80,6 +88,8 @@ class Query:
     until: date | None
     exclude: frozenset[str]  # sources left out (e.g. the live session)
     hint: DateHint | None = None  # a time the query's words name: a boost, not a filter
+    scope: Scope = EVERY_WING  # the wings searched (with everything wing-less)
+    reuse: Mapping[str, int] = field(default_factory=dict)  # reuse.key_of(path, content) -> uses of an entry
 
     @property
     def low(self) -> str:
@@ -97,7 +107,15 @@ class Query:
         return max(MIN_SHORTLIST, SHORTLIST * self.limit)
 
 
-def parse_query(query: object, limit: object, since: object, until: object, exclude: Collection[str]) -> Query:
+def parse_query(
+    query: object,
+    limit: object,
+    since: object,
+    until: object,
+    exclude: Collection[str],
+    scope: Scope = EVERY_WING,
+    reuse: Mapping[str, int] | None = None,
+) -> Query:
     """The request checked, with a clear RecallError for anything a caller (or the model) got wrong."""
     if not isinstance(query, str) or not query.strip():
         raise RecallError("recall query is empty: give a few words to search for")
@@ -117,7 +135,7 @@ def parse_query(query: object, limit: object, since: object, until: object, excl
         # "in June" says when, not what: it is not searched for (unless nothing else is left)
         terms = query_terms(query.replace(hint.phrase, " ", 1)) or terms
     excluded = frozenset((exclude,) if isinstance(exclude, str) else exclude)
-    return Query(terms, limit, low, high, excluded, hint)
+    return Query(terms, limit, low, high, excluded, hint, scope, reuse or {})
 
 
 def _date_or_none(name: str, value: object) -> date | None:
@@ -138,16 +156,16 @@ def search(conn: sqlite3.Connection, query: Query, cache: IndexCache) -> list[Re
     weights = weigh(conn, query.terms, cache)
     if weights is None:
         return []
-    row = conn.execute("SELECT id FROM file WHERE path = ?", (MEMORIES,)).fetchone()
-    memories_id = int(row[0]) if row else None
-    shortlisted = _shortlist(conn, query, weights, memories_id)
-    rows = _read_candidates(conn, query, weights, shortlisted, memories_id, cache)
-    sources = _sources(conn, cache, {r.rowid >> DOC_BITS for r in rows})
-    groups = _score(rows, sources, weights, query)
+    entry_files = dict(conn.execute("SELECT path, id FROM file WHERE path IN (?, ?)", (MEMORIES, SUPERSEDED)))
+    shortlisted = _shortlist(conn, query, weights, list(entry_files.values()))
+    rows = _read_candidates(conn, query, shortlisted, cache)
+    entries = _read_entries(conn, query, weights, entry_files)
+    sources = _sources(conn, cache, {r.rowid >> DOC_BITS for r in [*rows, *entries.rows]})
+    groups = _score([*rows, *entries.rows], sources, weights, query, entries.boosts)
     return _hits(conn, _rank(groups, weights, query)[: query.limit], weights)
 
 
-def _shortlist(conn: sqlite3.Connection, query: Query, weights: Weights, memories_id: int | None) -> list[int]:
+def _shortlist(conn: sqlite3.Connection, query: Query, weights: Weights, entry_files: list[int]) -> list[int]:
     """1. Shortlist session files inside SQLite from the file-level index alone: by the idf-weighted share
     of the query a file covers (a query term counted once, whichever of its needles a file holds), more
     for a file of the date the query names; among equals, the most recently indexed.
@@ -159,14 +177,16 @@ def _shortlist(conn: sqlite3.Connection, query: Query, weights: Weights, memorie
     sql = "SELECT ffts.rowid FROM ffts"
     if filters:
         sql += " JOIN file AS f ON f.id = ffts.rowid"
-    sql += " WHERE ffts MATCH ? AND ffts.rowid IS NOT ?" + "".join(f" AND {c}" for c in filters)
-    sql += " ORDER BY ffts.rowid DESC LIMIT ?"
+    if entry_files:  # memories.md and superseded.md rank as entries, not as files
+        filters = [f"ffts.rowid NOT IN ({','.join('?' * len(entry_files))})", *filters]
+        values = [*entry_files, *values]
+    sql += " WHERE ffts MATCH ?" + "".join(f" AND {c}" for c in filters) + " ORDER BY ffts.rowid DESC LIMIT ?"
     wanted = query.shortlist * (2 if query.hint is not None else 1)
     found: dict[int, float] = {}
     for expression, estimate in _term_sets(weights):
         if len(found) >= wanted:
             break
-        for (file_id,) in conn.execute(sql, [expression, memories_id, *values, wanted]):
+        for (file_id,) in conn.execute(sql, [expression, *values, wanted]):
             found.setdefault(int(file_id), estimate)
     ranked = list(found.items())
     if query.hint is not None and ranked:
@@ -202,9 +222,9 @@ def _boost(hint: DateHint) -> float:
 
 
 def _file_filters(query: Query) -> tuple[list[str], list[object]]:
-    """SQL conditions on the file table (as f) for the date range and the excluded sources."""
-    conditions: list[str] = []
-    values: list[object] = []
+    """SQL conditions on the file table (as f) for the wings, the date range and the excluded sources."""
+    wings, values = query.scope.condition("f.wings")
+    conditions: list[str] = [wings] if wings is not None else []
     if query.since is not None:
         conditions.append("f.day >= ?")
         values.append(query.low)
@@ -227,37 +247,53 @@ class Candidate(NamedTuple):
 
 
 def _read_candidates(
-    conn: sqlite3.Connection,
-    query: Query,
-    weights: Weights,
-    shortlisted: list[int],
-    memories_id: int | None,
-    cache: IndexCache,
+    conn: sqlite3.Connection, query: Query, shortlisted: list[int], cache: IndexCache
 ) -> list[Candidate]:
-    """2. Every document of the shortlisted sessions (journal and archive), and the memory entries that
-    hold a query term."""
+    """2. Every document of the shortlisted sessions (journal and archive) in the query's wings."""
     sources = _sources(conn, cache, shortlisted)
     names = sorted({sources[i] for i in shortlisted if i in sources})
+    wings, values = query.scope.condition("f.wings")
     rows: list[Candidate] = []
     for chunk, marks in chunks(names):
         rows += map(
             Candidate._make,
             conn.execute(
                 "SELECT d.id, d.date, d.kind, d.terms FROM file AS f JOIN doc AS d ON d.file_id = f.id "
-                f"WHERE f.source IN ({marks})",
-                chunk,
-            ),
-        )
-    if memories_id is not None and MEMORIES not in query.exclude:
-        rows += map(
-            Candidate._make,
-            conn.execute(
-                "SELECT id, date, kind, terms FROM doc WHERE id IN "
-                "(SELECT rowid FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid < ?)",
-                (match_expression(weights.present), memories_id << DOC_BITS, (memories_id + 1) << DOC_BITS),
+                f"WHERE f.source IN ({marks})" + (f" AND {wings}" if wings else ""),
+                [*chunk, *values],
             ),
         )
     return rows
+
+
+class _Entries(NamedTuple):
+    """The entries (current and superseded) that hold a query term, and the reuse boost of current ones."""
+
+    rows: list[Candidate]
+    boosts: dict[int, float]  # rowid -> score factor
+
+
+def _read_entries(conn: sqlite3.Connection, query: Query, weights: Weights, files: dict[str, int]) -> _Entries:
+    """2b. The entries of memories.md and superseded.md that hold a query term, in the query's wings."""
+    found = _Entries([], {})
+    for name, file_id in sorted(files.items()):
+        if name in query.exclude:
+            continue
+        text_column = "text" if query.reuse else "''"  # an entry's text is read only to look up its reuse
+        for rowid, day, kind, terms, text in conn.execute(
+            f"SELECT id, date, kind, terms, {text_column} FROM doc WHERE id IN "
+            "(SELECT rowid FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid < ?)",
+            (match_expression(weights.present), file_id << DOC_BITS, (file_id + 1) << DOC_BITS),
+        ):
+            wing = entry_wing(kind)
+            if not query.scope.allows([wing] if wing else []):
+                continue
+            found.rows.append(Candidate(rowid, day, kind, terms))
+            room = memory_room(kind)
+            uses = query.reuse.get(key_of(room, text), 0) if room is not None and query.reuse else 0
+            if uses > 0:
+                found.boosts[rowid] = 1.0 + _REUSE_BOOST * min(math.log2(1 + uses), _REUSE_DOUBLINGS)
+    return found
 
 
 def _sources(conn: sqlite3.Connection, cache: IndexCache, ids: Iterable[int]) -> dict[int, str]:
@@ -298,10 +334,12 @@ class _Probe(NamedTuple):
     term: str
 
 
-def _score(rows: list[Candidate], sources: dict[int, str], weights: Weights, query: Query) -> dict[str, _Group]:
+def _score(
+    rows: list[Candidate], sources: dict[int, str], weights: Weights, query: Query, boosts: dict[int, float]
+) -> dict[str, _Group]:
     """3. Score the candidates exactly: BM25 over every query term (term frequency, length), summaries
-    weighted up, echoes (short documents that say little beyond the query's words) down, gathered per
-    source (a session, or one memory room)."""
+    weighted up, echoes (short documents that say little beyond the query's words) down, superseded entries
+    down and reused ones up, gathered per source (a session, or one room of memories.md or superseded.md)."""
     probes = [
         _Probe(n.bit, f" {n.term.text}" if n.term.prefix else f" {n.term.text} ", n.weight, n.term.text)
         for n in weights.needles
@@ -317,17 +355,24 @@ def _score(rows: list[Candidate], sources: dict[int, str], weights: Weights, que
         score, mask, matched = _bm25(doc.terms, length, average, probes)
         if not mask:
             continue
-        score *= _KIND_WEIGHT.get(doc.kind, _MEMORY_WEIGHT)
+        score *= _kind_weight(doc.kind) * boosts.get(doc.rowid, 1.0)
         shown = score * _echo_factor(doc.terms, matched) if length <= _ECHO_LENGTH else score
         shown *= weights.coverage(mask) ** SHOWN_COVERAGE
         if ECHO_IN_RANK:
             score = shown
-        name = f"{source}\0{doc.kind}" if doc.kind.startswith(MEMORY_PREFIX) else source  # one result per room
+        name = f"{source}\0{doc.kind}" if is_entry(doc.kind) else source  # one result per room
         group = groups.get(name)
         if group is None:
             group = groups[name] = _Group(source, [], 0, -1.0, doc.rowid, doc.kind, doc.day, mask, [])
         group.add(doc, score, mask, shown)
     return groups
+
+
+def _kind_weight(kind: str) -> float:
+    weight = _KIND_WEIGHT.get(kind)
+    if weight is not None:
+        return weight
+    return _SUPERSEDED_WEIGHT if kind.startswith(SUPERSEDED_PREFIX) else _MEMORY_WEIGHT
 
 
 def _bm25(terms: str, length: float, average: float, probes: list[_Probe]) -> tuple[float, int, list[str]]:
@@ -376,8 +421,27 @@ def _rank(groups: dict[str, _Group], weights: Weights, query: Query) -> list[_Ra
         if query.hint is not None and query.hint.matches(group.date):
             score *= _boost(query.hint)
         ranked.append(_Ranked(score, ordinal, group))
+    ranked = _below_current(ranked)
     ranked.sort(key=lambda r: (-r.score, -r.ordinal))
     return ranked
+
+
+def _below_current(ranked: list[_Ranked]) -> list[_Ranked]:
+    """Superseded entries ranked below the current entries of their room that the query found too: an old
+    fact never comes before what holds now."""
+    current: dict[str, float] = {}
+    for r in ranked:
+        room = memory_room(r.group.kind)
+        if room is not None:
+            current[room.casefold()] = r.score
+    if not current:
+        return ranked
+    out = []
+    for r in ranked:
+        old = superseded_room(r.group.kind)
+        cap = current.get(old.casefold()) if old is not None else None
+        out.append(r._replace(score=min(r.score, cap * _BELOW_CURRENT)) if cap is not None else r)
+    return out
 
 
 def _hits(conn: sqlite3.Connection, ranked: list[_Ranked], weights: Weights) -> list[RecallHit]:
@@ -385,8 +449,12 @@ def _hits(conn: sqlite3.Connection, ranked: list[_Ranked], weights: Weights) -> 
     excerpts to show (its best documents and the turns around them)."""
     hits: list[RecallHit] = []
     for score, _ordinal, group in ranked:
-        row = conn.execute("SELECT text FROM doc WHERE id = ?", (group.rowid,)).fetchone()
-        text = row[0] if row else ""
+        row = conn.execute(
+            "SELECT d.text, f.wings FROM doc AS d JOIN file AS f ON f.id = d.file_id WHERE d.id = ?", (group.rowid,)
+        ).fetchone()
+        text, file_wings = (str(row[0]), str(row[1])) if row else ("", "")
+        wing = entry_wing(group.kind)
+        wings = ((wing,) if wing else ()) if is_entry(group.kind) else tuple(file_wings.split())
         shown = [n.term for n in weights.needles if group.best_mask & n.bit]
         hits.append(
             RecallHit(
@@ -396,6 +464,7 @@ def _hits(conn: sqlite3.Connection, ranked: list[_Ranked], weights: Weights) -> 
                 score=round(score, 4),
                 where=where(group.kind),
                 excerpts=passages.excerpts(conn, group.docs, weights.present),
+                wings=wings,
             )
         )
     return hits

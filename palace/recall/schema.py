@@ -8,7 +8,7 @@ from typing import TypeVar
 
 from palace.memory.secrets import SECRET_KINDS
 
-SCHEMA_VERSION = 7  # bump when the tables or the tokenizer change: older index files are rebuilt
+SCHEMA_VERSION = 8  # bump when the tables or the tokenizer change: older index files are rebuilt
 DOC_BITS = 20  # a document's rowid is its file's id << DOC_BITS | its number in the file
 TABLES = ("vocab", "ffts", "fts_vocab", "fts", "doc", "file")  # in the order they are dropped
 IN_LIST = 500  # values per `IN (?, ...)` list, well under SQLite's limit on bound parameters
@@ -22,6 +22,7 @@ CREATE TABLE IF NOT EXISTS file (
     kind TEXT NOT NULL,
     source TEXT NOT NULL,
     day TEXT NOT NULL DEFAULT '',
+    wings TEXT NOT NULL DEFAULT '',
     size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL
 );

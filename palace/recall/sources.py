@@ -15,7 +15,9 @@ from typing import NamedTuple
 
 from palace.memory.document import Document
 from palace.memory.files import read_fd
+from palace.memory.halls import is_valid_wing
 from palace.memory.secrets import redact
+from palace.memory.sidefile import split_note
 
 MAX_DOC_CHARS = 20_000  # a pasted log is indexed (and shown) up to this many characters
 HOT_SECONDS = 2 * 86400  # session files written this recently are stat'ed at every use
@@ -29,6 +31,7 @@ class FileKind(StrEnum):
     JOURNAL = "journal"  # sessions/<day>-<id>.jsonl
     ARCHIVE = "archive"  # sessions/<day>-<id>.md
     MEMORIES = "memories"  # memories.md
+    SUPERSEDED = "superseded"  # superseded.md: entries palace removed or replaced
 
 
 class DocKind(StrEnum):
@@ -40,6 +43,7 @@ class DocKind(StrEnum):
 
 
 MEMORY_PREFIX = "memory:"
+SUPERSEDED_PREFIX = "superseded:"
 
 
 def memory_kind(path: str) -> str:
@@ -50,6 +54,22 @@ def memory_kind(path: str) -> str:
 def memory_room(kind: str) -> str | None:
     """The room path of a memory entry's document kind, or None for a session document."""
     return kind[len(MEMORY_PREFIX) :] if kind.startswith(MEMORY_PREFIX) else None
+
+
+def superseded_room(kind: str) -> str | None:
+    """The room path of a superseded entry's document kind, or None for any other document."""
+    return kind[len(SUPERSEDED_PREFIX) :] if kind.startswith(SUPERSEDED_PREFIX) else None
+
+
+def is_entry(kind: str) -> bool:
+    """Is a document of this kind an entry (current or superseded), not a session's message or summary?"""
+    return kind.startswith((MEMORY_PREFIX, SUPERSEDED_PREFIX))
+
+
+def entry_wing(kind: str) -> str | None:
+    """The wing of an entry's room path ("memory:alpha/Decisions/db" -> "alpha"), None for a hall's room."""
+    room = memory_room(kind) or superseded_room(kind) or ""
+    return room.split("/", 1)[0] if room.count("/") == 2 else None
 
 
 class SessionName(NamedTuple):
@@ -77,9 +97,10 @@ Found = dict[str, FileMeta]  # rel path -> what the scan found there
 class Doc:
     """One indexable document: a message, an archive's summary, or a memory entry."""
 
-    kind: str  # a DocKind, or memory_kind(path) for a memory entry
+    kind: str  # a DocKind, or memory_kind(path) for a memory entry (superseded: SUPERSEDED_PREFIX + path)
     date: str
-    text: str
+    text: str  # as stored and shown
+    indexed: str | None = None  # the part of text searched for, when not all of it (a superseded entry's fact)
 
 
 class ParsedFile(NamedTuple):
@@ -89,6 +110,7 @@ class ParsedFile(NamedTuple):
     day: str  # the conversation's own start date (journal header, archive `- Started:`), else the name's
     size: int
     mtime_ns: int
+    wings: tuple[str, ...] = ()  # a session's wings (journal header, archive `- Wing:`); none: wing-less
 
 
 def _clip(text: str) -> str:
@@ -115,10 +137,31 @@ def started_day(value: object) -> str | None:
         return None
 
 
-def _parse_journal(data: bytes, day: str) -> tuple[list[Doc], str]:
+def header_wings(record: dict[str, object]) -> tuple[str, ...]:
+    """The wings a journal's header names (`wings`, else the older single `wing`), each once."""
+    named = record.get("wings")
+    wings = [w for w in named if isinstance(w, str)] if isinstance(named, list) else []
+    first = record.get("wing")
+    if not wings and isinstance(first, str):
+        wings = [first]
+    return _wing_names(wings)
+
+
+def _wing_names(names: list[str]) -> tuple[str, ...]:
+    """Plain wing names (a slug: no spaces or commas), each once whatever its case."""
+    seen: dict[str, str] = {}
+    for name in names:
+        name = name.strip()
+        if name and is_valid_wing(name):
+            seen.setdefault(name.casefold(), name)
+    return tuple(seen.values())
+
+
+def _parse_journal(data: bytes, day: str) -> tuple[list[Doc], str, tuple[str, ...]]:
     """The messages of a journal, dated by its header's `started` (a session imported or replayed from
-    elsewhere is dated by when it happened, not by when its file was written)."""
+    elsewhere is dated by when it happened, not by when its file was written), and its header's wings."""
     docs: list[Doc] = []
+    wings: tuple[str, ...] = ()
     for line in data.split(b"\n"):
         if not line.strip():
             continue
@@ -130,6 +173,7 @@ def _parse_journal(data: bytes, day: str) -> tuple[list[Doc], str]:
             continue
         if obj.get("type") == "session" and not docs:
             day = started_day(obj.get("started")) or day
+            wings = header_wings(obj)
             continue
         if obj.get("type") != "message":
             continue
@@ -142,7 +186,7 @@ def _parse_journal(data: bytes, day: str) -> tuple[list[Doc], str]:
         text = _clip(_content_text(message.get("content")))
         if text:
             docs.append(Doc(DocKind(role), day, redact(text)))
-    return docs, day
+    return docs, day, wings
 
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -150,6 +194,7 @@ _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _ITEM = re.compile(r"^\s{0,3}[-*+]\s+(?:\[(\d{4}-\d{2}-\d{2})\]\s*)?(.*\S)\s*$")
 _BOLD_PATH = re.compile(r"^\*\*(.+?)\*\*:?\s*")
 _STARTED = re.compile(r"^- Started:\s*(\d{4}-\d{2}-\d{2})\b", re.M)
+_WINGS_LINE = re.compile(r"^- Wings?:[ \t]*(.*?)[ \t]*$", re.M)
 _NO_SUMMARY = "(no summary)"  # what an archive says when it has none: nothing to index
 
 
@@ -183,6 +228,14 @@ def _archive_day(text: str, day: str) -> str:
     return day
 
 
+def _archive_wings(text: str) -> tuple[str, ...]:
+    """The archive header's `- Wing: alpha, beta` (before its first section); `(none)` or no line: none."""
+    match = _WINGS_LINE.search(text.split("\n## ", 1)[0])
+    if match is None or match.group(1).startswith("("):
+        return ()
+    return _wing_names(match.group(1).split(","))
+
+
 def _parse_archive(text: str, day: str) -> tuple[list[Doc], str]:
     day = _archive_day(text, day)
     sections = _sections(text)
@@ -213,6 +266,19 @@ def _parse_memories(data: bytes, default_day: str) -> list[Doc]:
     return docs
 
 
+def _parse_superseded(data: bytes, default_day: str) -> list[Doc]:
+    """The entries of superseded.md: each with its note (when and why it went), only its fact searched."""
+    docs: list[Doc] = []
+    for entry in Document.parse(data).entries:
+        if entry.path is None:
+            continue
+        text = _clip(entry.content.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
+        fact, _note = split_note(text)
+        kind = SUPERSEDED_PREFIX + str(entry.path)
+        docs.append(Doc(kind, entry.date or default_day, redact(text), redact(fact)))
+    return docs
+
+
 def read_file(path: Path, kind: FileKind, day: str) -> ParsedFile | None:
     """The documents of one file (and the stamp of the version read), or None if it vanished or cannot be read."""
     try:  # non-blocking and regular files only: a FIFO in place of a file must never hang a search
@@ -228,13 +294,18 @@ def read_file(path: Path, kind: FileKind, day: str) -> ParsedFile | None:
         return None
     finally:
         os.close(fd)
+    wings: tuple[str, ...] = ()
+    written = day or datetime.fromtimestamp(st.st_mtime).date().isoformat()
     if kind == FileKind.JOURNAL:
-        docs, day = _parse_journal(data, day)
+        docs, day, wings = _parse_journal(data, day)
     elif kind == FileKind.ARCHIVE:
-        docs, day = _parse_archive(data.decode("utf-8", "replace"), day)
+        text = data.decode("utf-8", "replace")
+        (docs, day), wings = _parse_archive(text, day), _archive_wings(text)
+    elif kind == FileKind.SUPERSEDED:
+        docs = _parse_superseded(data, written)
     else:
-        docs = _parse_memories(data, day or datetime.fromtimestamp(st.st_mtime).date().isoformat())
-    return ParsedFile(docs, day, st.st_size, st.st_mtime_ns)
+        docs = _parse_memories(data, written)
+    return ParsedFile(docs, day, st.st_size, st.st_mtime_ns, wings)
 
 
 def hot_files(found: Found, now: float) -> list[str]:

@@ -117,11 +117,21 @@ def build_parser() -> argparse.ArgumentParser:
     sshow = ssub.add_parser("show", help="one session's archive, or with --transcript its conversation")
     sshow.add_argument("id")
     sshow.add_argument("--transcript", action="store_true", help="the messages themselves (paged on a terminal)")
-    search = ssub.add_parser("search", help="search sessions and memories")
+    search = ssub.add_parser(
+        "search",
+        help="search sessions and memories",
+        description="Search archived sessions and memory entries (superseded ones labelled so) of the current "
+        "wing(s) and everything without a wing (every wing when none is current); each hit says its wing.",
+    )
     search.add_argument("query", nargs="+")
     search.add_argument("--limit", type=int, default=5)
     search.add_argument("--since", type=_date)
     search.add_argument("--until", type=_date)
+    scope = search.add_mutually_exclusive_group()
+    scope.add_argument(
+        "--wing", action="append", help="search this wing (and the wing-less) instead of the current one; repeatable"
+    )
+    scope.add_argument("--all-wings", dest="all_wings", action="store_true", help="search every wing")
     extract = ssub.add_parser("extract", help="run memory extraction on a session again")
     extract.add_argument("id")
 
@@ -484,10 +494,17 @@ def _sessions(args: argparse.Namespace, settings: Settings, console: Console) ->
         console.end_line()
         page(transcript(settings.home, args.id) if args.transcript else show_session(settings.home, args.id))
     elif args.action == "search":
+        from palace.app import detect_wings
+        from palace.recall.scope import default_wings
+
         app = _app(settings, console)
+        wings = None if args.all_wings else default_wings(detect_wings(settings))  # --wing: in settings (_flags)
         try:
             query = " ".join(args.query)
-            console.print(app.recall_text(query, limit=args.limit, since=args.since, until=args.until, max_bytes=16384))
+            text = app.recall_text(
+                query, limit=args.limit, since=args.since, until=args.until, max_bytes=16384, wings=wings
+            )
+            console.print(text)
         finally:
             app.close()
     elif args.action == "extract":

@@ -16,6 +16,7 @@ from palace.agent.conversation import Conversation, TurnEvents
 from palace.app import App
 from palace.errors import PalaceError
 from palace.memory.ops import ChangeResult
+from palace.recall.scope import default_wings
 from palace.sessions.context import Snapshot
 from palace.ui import commands
 from palace.ui.console import FAILED, Console, Spinner, change_line, mark
@@ -228,12 +229,20 @@ class Repl:
 
     # ------------------------------------------------------------------ recall
     def recall_text(self, query: str, *, limit: int = 5, since: date | None = None, until: date | None = None) -> str:
-        journal = self.session.journal
-        current = (journal.id,) if journal is not None else ()  # the live conversation is in context already
-        return self.app.recall_text(query, limit=limit, since=since, until=until, exclude=current)
+        """Recall in the active wings and everything wing-less (every wing when none is active)."""
+        return self._recall(query, limit=limit, since=since, until=until, wings=default_wings(self.wings))
 
     def _recall_tool(self, args: MemoryRecall) -> str:
-        return self.recall_text(args.query, limit=args.limit, since=args.since, until=args.until)
+        return self._recall(
+            args.query, limit=args.limit, since=args.since, until=args.until, wings=args.wings(self.wings)
+        )
+
+    def _recall(
+        self, query: str, *, limit: int, since: date | None, until: date | None, wings: Sequence[str] | None
+    ) -> str:
+        journal = self.session.journal
+        current = (journal.id,) if journal is not None else ()  # the live conversation is in context already
+        return self.app.recall_text(query, limit=limit, since=since, until=until, exclude=current, wings=wings)
 
     # ------------------------------------------------------------------ output
     def show_change(self, change: ChangeResult) -> None:
