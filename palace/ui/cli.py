@@ -15,7 +15,6 @@ from palace import __version__
 if TYPE_CHECKING:
     from palace.app import App
     from palace.config import Settings
-    from palace.memory.ops import ChangeResult
     from palace.ui.console import Console
 
 Handler = Callable[[argparse.Namespace, "Settings", "Console"], int]
@@ -336,210 +335,21 @@ def _ask(args: argparse.Namespace, settings: Settings, console: Console) -> int:
 
 
 def _memory(args: argparse.Namespace, settings: Settings, console: Console) -> int:
-    from palace.ui.console import change_line
+    from palace.ui.cli_memory import memory_command
 
-    app = _app(settings, console)
-    store = app.store
-    action = args.action
-    if action == "path":
-        console.print(str(store.file))
-    elif action == "show":
-        if args.raw:
-            sys.stdout.buffer.write(store.read_bytes())
-            sys.stdout.flush()
-            return 0
-        if args.stats:
-            return _stats(app, console)
-        store.document()  # an unreadable file is an error here, not an empty memory
-        from palace.app import detect_wings
-
-        rendered = store.render(detect_wings(settings), settings.memory_budget)
-        if rendered.warning:
-            console.warn(rendered.warning)
-        console.print(rendered.text)
-        _show_project(app, console)
-    elif action in {"save", "forget"}:
-        content = " ".join(args.content)
-        targets = app.targets  # the project's wing may go to the repository's shared memory
-        if action == "save":
-            result = targets.save(args.path, content, args.replaces, by="user")
-        else:
-            result = targets.forget(args.path, content, by="user")
-        console.print(change_line(result), "green")
-    elif action == "lint":
-        return _lint(args.file, settings, console)
-    elif action == "undo":
-        console.print(f"↶ {app.undo()}", "green")
-    elif action == "edit":
-        return _edit(app, console)
-    elif action == "review":
-        return _review(app, args.words, console)
-    elif action == "clear":
-        return _clear(app, console, yes=args.yes, everything=args.everything)
-    return 0
-
-
-def _show_project(app: App, console: Console) -> None:
-    """The project memory of the repository around the working directory, under its own heading."""
-    targets = app.targets
-    if targets.project is None or targets.project_memory is None:
-        return
-    rendered = targets.project_memory.render(None, app.settings.memory_budget)
-    where = "saves about it go there" if targets.to_project else "saves go to your own palace (project.saves)"
-    console.info(f"— project memory of {targets.project.name}: {targets.project.file} ({where})")
-    if rendered.warning:
-        console.warn(rendered.warning)
-    console.print(rendered.text.strip("\n") or "(nothing yet)")
-
-
-def _stats(app: App, console: Console) -> int:
-    """Every entry with its reuse: times confirmed, times recalled, last used; most used first."""
-    counts = app.store.reuse.load()
-    from palace.memory.reuse import Uses, key_of
-
-    rows = []
-    for entry in app.store.document().entries:
-        if entry.path is not None:
-            uses = counts.get(key_of(entry.path, entry.content), Uses())
-            rows.append((uses, entry))
-    rows.sort(key=lambda row: (-row[0].total, str(row[1].path)))
-    console.print(f"{'confirmed':>9} {'recalled':>8}  {'last used':<10}  entry")
-    for uses, entry in rows:
-        console.print(f"{uses.confirmed:>9} {uses.recalled:>8}  {uses.last or '—':<10}  {entry.path}: {entry.content}")
-    console.info(f"— {len(rows)} entries; counts are derived data in {app.store.reuse.file}")
-    return 0
-
-
-def _show_change(console: Console) -> Callable[[ChangeResult], None]:
-    return lambda result: console.print(f"{result.symbol} {result.message}", "green")
-
-
-def _review(app: App, words: list[str], console: Console) -> int:
-    from palace.memory.review import ReviewQueue
-    from palace.ui import review
-
-    queue = ReviewQueue(app.settings.home)
-    if not words and sys.stdin.isatty() and queue.pending():
-        review.interactive(app.store, queue, console, _show_change(console))
-    else:
-        review.run(" ".join(words), app.store, queue, console, _show_change(console))
-    return 0
-
-
-def _clear(app: App, console: Console, *, yes: bool, everything: bool) -> int:
-    from palace.errors import PalaceError
-    from palace.memory.document import Document
-
-    count = sum(1 for e in Document.parse(app.store.read_bytes()).entries if e.path is not None)
-    what = "the whole of memories.md" if everything else f"all {count} entries (your own notes stay)"
-    if not yes:
-        if not sys.stdin.isatty():
-            raise PalaceError(f"this removes {what}; say --yes to do it without a terminal")
-        if input(f"This removes {what}. Type 'clear' to go on: ").strip() != "clear":
-            console.print("Nothing cleared.")
-            return 1
-    cleared = app.store.clear(everything=everything)
-    console.print(
-        f"⌫ Cleared {len(cleared.entries)} entries (kept in superseded.md; `palace memory undo` puts them back)"
-    )
-    return 0
-
-
-def _edit(app: App, console: Console) -> int:
-    from palace.app import init_palace
-    from palace.ui.editor import open_editor
-
-    store = app.store
-    if not store.file.exists():
-        init_palace(app.settings.home, git=False)
-    code = open_editor(store.file, notice=console.info)
-    with store.lock():
-        app.history.before_write(store.file)
-    status = _lint(None, app.settings, console)
-    return code or status
-
-
-def _lint(file: str | None, settings: Settings, console: Console) -> int:
-    from pathlib import Path
-
-    from palace.memory.lint import lint_file
-
-    path = Path(file) if file else settings.memories_file
-    report = lint_file(
-        path, entry_limit=settings.entry_limit, soft_limit=settings.soft_limit, budget=settings.memory_budget
-    )
-    for problem in report.problems:
-        stream = console.err if problem.severity == "error" else console.out
-        stream.write(f"{problem}\n")
-    console.print(report.summary)
-    return 1 if report.has_errors else 0
+    return memory_command(args, settings, console)
 
 
 def _sessions(args: argparse.Namespace, settings: Settings, console: Console) -> int:
-    from palace.sessions.catalog import find_journal, list_sessions, show_session, transcript
-    from palace.ui.console import change_line
+    from palace.ui.cli_sessions import sessions_command
 
-    if args.action == "list":
-        infos = list_sessions(settings.home)
-        if not infos:
-            console.print("No sessions yet.")
-        for info in infos:
-            summary = (info.summary or "").splitlines()[0] if info.summary else ""
-            mark = "" if info.archived else "  (not archived yet)"
-            turns = f"{info.turns} turn{'' if info.turns == 1 else 's'}"
-            console.print(f"{info.date}  {info.id}  {turns:>9}  {summary[:90]}{mark}")
-    elif args.action == "show":
-        from palace.ui.pager import page
-
-        console.end_line()
-        page(transcript(settings.home, args.id) if args.transcript else show_session(settings.home, args.id))
-    elif args.action == "search":
-        from palace.app import detect_wings
-        from palace.recall.scope import default_wings
-
-        app = _app(settings, console)
-        wings = None if args.all_wings else default_wings(detect_wings(settings))  # --wing: in settings (_flags)
-        try:
-            query = " ".join(args.query)
-            text = app.recall_text(
-                query, limit=args.limit, since=args.since, until=args.until, max_bytes=16384, wings=wings
-            )
-            console.print(text)
-        finally:
-            app.close()
-    elif args.action == "extract":
-        from palace.sessions.journal import Journal
-
-        app = _app(settings, console)
-        journal = Journal.load(find_journal(settings.home, args.id))
-        extractor = app.extractor()
-        outcome = extractor.extract(journal, force=True)
-        if outcome is None:
-            console.print("Nothing extracted.")
-            return 1
-        for result in outcome.results:
-            console.print(change_line(result), "green")
-        if outcome.dropped:
-            console.warn(f"{outcome.dropped} invalid item(s) dropped")
-        archive = app.finish(extractor, journal)
-        if archive:
-            console.info(f"Archive updated: {archive}")
-    return 0
+    return sessions_command(args, settings, console)
 
 
 def _import_transcript(args: argparse.Namespace, settings: Settings, console: Console) -> int:
-    from pathlib import Path
+    from palace.ui.cli_sessions import import_transcript_command
 
-    from palace.sessions.importer import import_transcript
-
-    written = import_transcript(settings.home, Path(args.file), day=args.date, wing=args.wing)
-    for session in written:
-        count = session.messages
-        state = "already imported" if session.existed else f"{count} message{'s' if count != 1 else ''}"
-        console.print(f"{session.id}  {state}  {session.journal.name}, {session.archive.name}")
-    added = sum(not s.existed for s in written)
-    console.info(f"{added} session(s) imported, {len(written) - added} already there")
-    return 0
+    return import_transcript_command(args, settings, console)
 
 
 def _init(args: argparse.Namespace, settings: Settings, console: Console) -> int:

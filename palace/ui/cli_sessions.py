@@ -1,0 +1,79 @@
+"""`palace sessions ...` and `palace import-transcript`: the archived sessions (cold memory)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from palace.app import App
+
+if TYPE_CHECKING:
+    from palace.config import Settings
+    from palace.ui.console import Console
+
+
+def sessions_command(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from palace.sessions.catalog import find_journal, list_sessions, show_session, transcript
+    from palace.ui.console import change_line
+
+    if args.action == "list":
+        infos = list_sessions(settings.home)
+        if not infos:
+            console.print("No sessions yet.")
+        for info in infos:
+            summary = (info.summary or "").splitlines()[0] if info.summary else ""
+            mark = "" if info.archived else "  (not archived yet)"
+            turns = f"{info.turns} turn{'' if info.turns == 1 else 's'}"
+            console.print(f"{info.date}  {info.id}  {turns:>9}  {summary[:90]}{mark}")
+    elif args.action == "show":
+        from palace.ui.pager import page
+
+        console.end_line()
+        page(transcript(settings.home, args.id) if args.transcript else show_session(settings.home, args.id))
+    elif args.action == "search":
+        from palace.app import detect_wings
+        from palace.recall.scope import default_wings
+
+        app = App(settings, warn=console.warn)
+        wings = None if args.all_wings else default_wings(detect_wings(settings))  # --wing: in settings (_flags)
+        try:
+            query = " ".join(args.query)
+            text = app.recall_text(
+                query, limit=args.limit, since=args.since, until=args.until, max_bytes=16384, wings=wings
+            )
+            console.print(text)
+        finally:
+            app.close()
+    elif args.action == "extract":
+        from palace.sessions.journal import Journal
+
+        app = App(settings, warn=console.warn)
+        journal = Journal.load(find_journal(settings.home, args.id))
+        extractor = app.extractor()
+        outcome = extractor.extract(journal, force=True)
+        if outcome is None:
+            console.print("Nothing extracted.")
+            return 1
+        for result in outcome.results:
+            console.print(change_line(result), "green")
+        if outcome.dropped:
+            console.warn(f"{outcome.dropped} invalid item(s) dropped")
+        archive = app.finish(extractor, journal)
+        if archive:
+            console.info(f"Archive updated: {archive}")
+    return 0
+
+
+def import_transcript_command(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    from pathlib import Path
+
+    from palace.sessions.importer import import_transcript
+
+    written = import_transcript(settings.home, Path(args.file), day=args.date, wing=args.wing)
+    for session in written:
+        count = session.messages
+        state = "already imported" if session.existed else f"{count} message{'s' if count != 1 else ''}"
+        console.print(f"{session.id}  {state}  {session.journal.name}, {session.archive.name}")
+    added = sum(not s.existed for s in written)
+    console.info(f"{added} session(s) imported, {len(written) - added} already there")
+    return 0
