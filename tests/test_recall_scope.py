@@ -270,3 +270,36 @@ def test_the_mcp_recall_tool_searches_the_clients_wing(home: Path, three: dict[s
     assert three["alpha"] in alpha.text and three["beta"] not in alpha.text and three["none"] in alpha.text
     description = server.tool_list(["beta"])[2].description
     assert "labelled with its wing" in description and '"all" for every wing' in description
+
+
+def test_slash_recall_takes_a_wing_or_every_wing(home: Path, three: dict[str, str]) -> None:
+    import io
+
+    from palace.app import App
+    from palace.config import load_settings
+    from palace.testing.scripted import ScriptedModel
+    from palace.ui.console import Console
+    from palace.ui.repl import Repl
+
+    out = io.StringIO()
+    console = Console(out, out, color=False)
+    settings = load_settings({"home": home, "model": "m", "api_key": "k"}, env={})
+
+    def recall(line: str) -> str:
+        repl = Repl(
+            App(settings, warn=console.warn, client=ScriptedModel()), console, interactive=False, wings=["beta"]
+        )
+        start = len(out.getvalue())
+        repl.run([line])
+        return out.getvalue()[start:]
+
+    default = recall(f"/recall {QUESTION}")
+    assert three["beta"] in default and three["none"] in default and three["alpha"] not in default
+    alpha = recall(f"/recall --wing alpha {QUESTION}")
+    assert three["alpha"] in alpha and three["none"] in alpha and three["beta"] not in alpha
+    assert "(wing alpha and wing-less)" in alpha
+    every = recall(f"/recall --all-wings {QUESTION}")
+    assert all(sid in every for sid in three.values())
+    for bad in ("/recall --wing", "/recall --wing a --all-wings db", "/recall --all-wings"):
+        assert "usage: /recall [--wing NAME]... [--all-wings] QUERY" in recall(bad)
+    assert "/recall --wing Decisions: " in recall("/recall --wing Decisions db")  # a hall is not a wing

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -39,6 +39,8 @@ class Repl(Protocol):
     def set_model(self, name: str) -> None: ...
 
     def recall_text(self, query: str, *, limit: int = 5) -> str: ...
+
+    def recall_in(self, query: str, wings: Sequence[str] | None) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -129,10 +131,32 @@ def _undo(repl: Repl, arg: str) -> bool:
     return True
 
 
+_RECALL_USAGE = "usage: /recall [--wing NAME]... [--all-wings] QUERY"
+
+
 def _recall(repl: Repl, arg: str) -> bool:
-    if not arg.strip():
-        raise PalaceError("usage: /recall QUERY")
-    repl.console.print(repl.recall_text(arg.strip(), limit=5))
+    from palace.memory.halls import wing_problem
+
+    words, wings, everywhere = arg.split(), [], False
+    while words and words[0] in ("--wing", "--all-wings"):
+        flag = words.pop(0)
+        if flag == "--all-wings":
+            everywhere = True
+        elif not words:
+            raise PalaceError(_RECALL_USAGE)
+        else:
+            wing = words.pop(0)
+            problem = wing_problem(wing)
+            if problem:
+                raise PalaceError(f"/recall --wing {wing}: {problem}")
+            wings.append(wing)
+    if not words or (everywhere and wings):
+        raise PalaceError(_RECALL_USAGE)
+    query = " ".join(words)
+    if everywhere or wings:
+        repl.console.print(repl.recall_in(query, None if everywhere else wings))
+    else:
+        repl.console.print(repl.recall_text(query, limit=5))
     return True
 
 
@@ -283,7 +307,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("undo", "/undo", "revert the last memory change palace made", _undo),
     Command("review", "/review [accept N|reject N|edit N TEXT]", "what extraction proposed, waiting for you", _review),
     Command("clear-memory", "/clear-memory [yes] [all]", "remove every entry (asks first; undoable)", _clear_memory),
-    Command("recall", "/recall QUERY", "search earlier sessions and memories", _recall),
+    Command(
+        "recall", "/recall [--wing W] QUERY", "search earlier sessions and memories (--all-wings: every wing)", _recall
+    ),
     Command("sessions", "/sessions", "list recent sessions", _sessions),
     Command("context", "/context", "the context in use: tokens, summary, goals, decisions, open questions", _context),
     Command("compact", "/compact", "fold the older turns into the summary now", _compact),

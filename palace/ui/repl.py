@@ -232,6 +232,10 @@ class Repl:
         """Recall in the active wings and everything wing-less (every wing when none is active)."""
         return self._recall(query, limit=limit, since=since, until=until, wings=default_wings(self.wings))
 
+    def recall_in(self, query: str, wings: Sequence[str] | None) -> str:
+        """Recall in these wings and everything wing-less (None: every wing), as `/recall --wing` asks."""
+        return self._recall(query, limit=5, since=None, until=None, wings=list(wings) if wings else None)
+
     def _recall_tool(self, args: MemoryRecall) -> str:
         return self._recall(
             args.query, limit=args.limit, since=args.since, until=args.until, wings=args.wings(self.wings)
