@@ -19,8 +19,9 @@ from palace.memory.halls import parse_path
 from palace.memory.ops import ChangeResult
 from palace.sessions.archive import render_archive, write_archive
 from palace.sessions.catalog import find_journal, find_orphans, find_session, list_sessions, show_session
-from palace.sessions.journal import Journal, is_live
+from palace.sessions.journal import Journal
 from palace.sessions.lifecycle import resume
+from palace.sessions.live import is_live
 
 _HOLDER = textwrap.dedent(
     """

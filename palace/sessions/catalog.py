@@ -14,7 +14,8 @@ from typing import Any
 from palace.errors import PalaceError, StoreError
 from palace.memory.secrets import redact
 from palace.sessions.archive import event_line, format_time
-from palace.sessions.journal import Journal, content_text, is_live, live_dir, parse_time, sessions_dir
+from palace.sessions.journal import Journal, content_text, parse_time, sessions_dir
+from palace.sessions.live import is_live, live_dir
 
 _FILE_RE = re.compile(r"^(\d{4}-\d{2}-\d{2}-[0-9a-f]{8})\.(jsonl|md)$")
 

@@ -11,7 +11,6 @@ reuse). Only the owner appends. `YYYY-MM-DD-{8 hex}.md` is the archive written w
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import re
@@ -28,6 +27,7 @@ from palace.errors import PalaceError, StoreError
 from palace.memory.files import ensure_home
 from palace.memory.ops import ChangeResult
 from palace.paths import PalacePaths
+from palace.sessions.live import lock_nb, register, unregister
 
 SESSION_ID_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})-([0-9a-f]{8})$")
 # Records that say the session itself was active (bookkeeping written later does not move its end time).
@@ -57,27 +57,6 @@ def sessions_dir(home: Path) -> Path:
     return PalacePaths(home).sessions
 
 
-def live_dir(home: Path) -> Path:
-    """The registry of sessions that may be running: one empty file per session, named by its id.
-
-    A session registers when it starts or is resumed and leaves when it ends; an entry left behind by a
-    session that died names an orphan, so finding orphans never has to open every journal.
-    """
-    return sessions_dir(home) / ".live"
-
-
-def _register(journal_path: Path) -> None:
-    folder = journal_path.parent / ".live"
-    with contextlib.suppress(OSError):
-        folder.mkdir(mode=0o700, exist_ok=True)
-        os.close(os.open(folder / journal_path.stem, os.O_WRONLY | os.O_CREAT, 0o600))
-
-
-def unregister(journal_path: Path) -> None:
-    with contextlib.suppress(OSError):
-        (journal_path.parent / ".live" / journal_path.stem).unlink()
-
-
 def _ensure_sessions(home: Path) -> Path:
     ensure_home(home)
     folder = sessions_dir(home)
@@ -98,29 +77,6 @@ def content_text(content: object) -> str:
         parts = [part.get("text") for part in content if isinstance(part, dict)]
         return "\n".join(part for part in parts if isinstance(part, str))
     return ""
-
-
-def _lock_nb(fd: int) -> bool:
-    """Take the exclusive lock without waiting; False when someone else holds it."""
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False
-    except OSError as exc:  # e.g. a file system without flock: treat as not lockable
-        raise StoreError(f"cannot lock a session journal: {exc.strerror}") from exc
-    return True
-
-
-def is_live(path: Path) -> bool:
-    """True when a running palace owns this journal (holds its lock)."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except FileNotFoundError:
-        return False
-    try:
-        return not _lock_nb(fd)
-    finally:
-        os.close(fd)  # closing our descriptor drops the lock we may have taken
 
 
 class Journal:
@@ -199,13 +155,13 @@ class Journal:
             host=socket.gethostname(),
         )
         journal.wings = active
-        if not _lock_nb(fd):  # pragma: no cover - nobody else can know this new file yet
+        if not lock_nb(fd):  # pragma: no cover - nobody else can know this new file yet
             os.close(fd)
             raise StoreError(f"cannot lock the new session journal {path}")
         journal._fd = fd
         journal.live_here = True
         journal.warn = warn or _no_warning
-        _register(path)
+        register(path)
         journal._append(
             {
                 "type": "session",
@@ -225,7 +181,7 @@ class Journal:
         """Resume the session of this journal in this process (PalaceError while another palace owns it)."""
         journal = cls.load(path)
         journal.claim()
-        _register(path)
+        register(path)
         journal.live_here = True
         journal.pid, journal.host = os.getpid(), socket.gethostname()
         journal._append({"type": "resumed", "ts": _iso(now()), "pid": journal.pid, "host": journal.host})
@@ -373,7 +329,7 @@ class Journal:
             except OSError as exc:
                 raise StoreError(f"cannot open {self.path}: {exc.strerror}") from exc
             try:
-                locked = _lock_nb(fd)
+                locked = lock_nb(fd)
             except BaseException:
                 os.close(fd)
                 raise

@@ -10,7 +10,8 @@ from palace.memory.secrets import redact
 from palace.sessions.archive import archive_path, write_archive
 from palace.sessions.catalog import find_journal, find_orphans, had_reply, list_sessions
 from palace.sessions.extract import MAX_FINAL_ROUNDS, Extractor
-from palace.sessions.journal import Journal, content_text, is_live, now, sessions_dir
+from palace.sessions.journal import Journal, content_text, now, sessions_dir
+from palace.sessions.live import is_live
 
 
 def resume(home: Path, session_id: str | None = None) -> Journal:
