@@ -144,7 +144,11 @@ class UndoStack:
             os.close(fd)
 
     def _compact(self) -> None:
-        if len(self._lines()) > _COMPACT_AT:
+        try:
+            count = self.file.read_bytes().count(b"\n")  # counted, not parsed: this runs at every change
+        except OSError:
+            return
+        if count > _COMPACT_AT:
             data = "".join(json.dumps(r.to_json()) + "\n" for r in self.load())
             atomic_write(self.file, data.encode("utf-8"))
 
