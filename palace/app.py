@@ -41,11 +41,17 @@ def _quiet(message: str) -> None:
 class App:
     """One palace's assembled parts, built on first use."""
 
-    def __init__(self, settings: Settings, *, warn: Warn, client: ChatModel | None = None) -> None:
+    def __init__(
+        self, settings: Settings, *, warn: Warn, client: ChatModel | None = None, background_commits: bool = False
+    ) -> None:
+        """`background_commits`: memory changes are committed by a thread after the write returns (the REPL;
+        see history/autocommit.py); `close()` waits for them."""
         check_wing_setting(settings)
         self.settings = settings
         self.warn = warn
-        self.history = GitHistory(settings.home, autocommit=settings.git_autocommit, warn=warn)
+        self.history = GitHistory(
+            settings.home, autocommit=settings.git_autocommit, warn=warn, background=background_commits
+        )
         self.store = MemoryStore(settings.home, entry_limit=settings.entry_limit, hooks=[self.history])
         self._client = client
         self._injected = client is not None
@@ -180,6 +186,7 @@ class App:
         return finish(extractor, journal)
 
     def close(self) -> None:
+        self.history.flush()
         if self._recall is not None:
             self._recall.close()
             self._recall = None

@@ -117,6 +117,7 @@ def _user_change(repl: Repl, result: ChangeResult) -> bool:
 def _undo(repl: Repl, arg: str) -> bool:
     from palace.history.undo import undo_last
 
+    repl.app.history.flush()  # the changes committed first: undo may read the last one from git
     done = undo_last(repl.store, repl.settings.home)
     repl.console.success(f"↶ {done}")
     verb, _, path = done.removeprefix("Undone: ").partition(" ")
