@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import subprocess
 import threading
 from collections.abc import Callable, Sequence
 from datetime import date
@@ -206,6 +205,8 @@ def check_wing_setting(settings: Settings) -> None:
 
 
 def _git_top(cwd: str | None) -> Path | None:
+    import subprocess
+
     try:
         top = subprocess.run(
             ["git", "rev-parse", "--show-toplevel"], cwd=cwd, capture_output=True, text=True, timeout=5, check=False

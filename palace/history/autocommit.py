@@ -15,14 +15,14 @@ work tree, under the change's own name.
 from __future__ import annotations
 
 import atexit
-import hashlib
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from palace.filelock import exclusive
-from palace.history.committer import Committer, sha256
 from palace.history.git import (
+    Diverged,
     GitTrouble,
     commit_files,
     has_pending_change,
@@ -30,9 +30,12 @@ from palace.history.git import (
     relative_to_home,
 )
 from palace.history.pending import PendingChanges, commit_message
-from palace.history.snapshot import Diverged
 from palace.history.undo import UNDO_PREFIX, UndoStack
 from palace.paths import MEMORIES, PalacePaths
+from palace.sha import long_lived, sha256_hex
+
+if TYPE_CHECKING:
+    from palace.history.committer import Committer
 
 
 def stderr_warning(message: str) -> None:
@@ -59,7 +62,12 @@ class GitHistory:
         self._warned = False  # at most one warning per change (before_write + after_write)
         self.via: str | None = None  # where the changes come from, named in each commit (`mcp: claude-code`)
         self._pending = PendingChanges(self.home / ".git")
-        self._committer = Committer(self.home, self._pending, warn) if background else None
+        self._committer: Committer | None = None
+        if background:
+            from palace.history.committer import Committer  # threads and plumbing only for the REPL
+
+            self._committer = Committer(self.home, self._pending, warn)
+            long_lived()
         self._at_exit = False
 
     @property
@@ -154,7 +162,7 @@ class GitHistory:
             paths = [relative_to_home(self.home, file), *self._companions()]
             commit_files(self.home, paths, lambda: self._message(None, message), then=self._clear)
         except GitTrouble as exc:
-            self._pending.add(message, sha256(after))
+            self._pending.add(message, sha256_hex(after))
             self._trouble("the change is saved, not committed", exc)
 
     def _companions(self) -> list[str]:
@@ -199,6 +207,6 @@ class GitHistory:
 
 def _digest(file: Path) -> str | None:
     try:
-        return hashlib.sha256(file.read_bytes()).hexdigest()
+        return sha256_hex(file.read_bytes())
     except OSError:
         return None

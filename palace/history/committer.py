@@ -14,7 +14,6 @@ queued first, as its own commit, with the bytes palace read: exactly the file as
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 import threading
@@ -36,13 +35,14 @@ from palace.history.snapshot import (
     write_blob,
 )
 from palace.paths import MEMORIES, REVIEW, SUPERSEDED
+from palace.sha import sha256_hex
 
 SIDE_FILES = (SUPERSEDED, REVIEW)  # written with memory changes now and then: committed with them
 _Signature = tuple[int, int, int, int]
 
 
 def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+    return sha256_hex(data)
 
 
 @dataclass(frozen=True)

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import contextlib
 import os
-import subprocess
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from palace.filelock import exclusive
+
+if TYPE_CHECKING:
+    import subprocess
 
 HAND_EDIT_MESSAGE = "memory: hand edit"
 _T = TypeVar("_T")
@@ -39,6 +41,11 @@ class GitTrouble(Exception):
     """Git could not do what was asked; the message is one line."""
 
 
+class Diverged(Exception):
+    """HEAD does not hold the versions a change was made on (the user committed, a sync merged, another
+    process committed): the background committer leaves the change for a commit of the work tree."""
+
+
 def _git_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in _GIT_LOCATION_VARS}
     env.update(LC_ALL="C", LANGUAGE="C", GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0")
@@ -56,6 +63,8 @@ def first_line(raw: bytes) -> str:
 def run_git(
     cwd: Path, *args: str, check: bool = True, stdin: bytes | None = None
 ) -> subprocess.CompletedProcess[bytes]:
+    import subprocess  # only when git runs: `palace memory save` without git never needs it
+
     try:
         proc = subprocess.run(
             ["git", *args],

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,7 +66,7 @@ class PendingChanges:
 
     def add(self, message: str, digest: str) -> PendingChange:
         """Append a change (best effort: without the record the change still gets committed, as a hand edit)."""
-        change = PendingChange(secrets.token_hex(8), message, digest)
+        change = PendingChange(os.urandom(8).hex(), message, digest)
         line = json.dumps({"id": change.id, "message": message, "digest": digest}) + "\n"
         with contextlib.suppress(OSError), self._locked():
             fd = os.open(self.file, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)

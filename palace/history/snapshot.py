@@ -19,15 +19,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from palace.history.git import GitTrouble, retry_busy_index, run_git
+from palace.history.git import Diverged, GitTrouble, retry_busy_index, run_git
+
+__all__ = ["Content", "Diverged", "Head", "TreeEntry", "busy_elsewhere", "commit_contents", "read_head"]
 
 _BLOB_MODES = ("100644", "100755")
 _IN_PROGRESS = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply", "BISECT_LOG")
-
-
-class Diverged(Exception):
-    """HEAD does not hold the versions a change was made on (the user committed, a sync merged, another
-    process committed): the change is left for a commit of the work tree."""
 
 
 @dataclass(frozen=True)

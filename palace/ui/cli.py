@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import difflib
+import contextlib
+import gc
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -28,12 +30,37 @@ def _date(text: str) -> date:
         raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from exc
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help layout, with the terminal's width found without importing shutil (argparse makes a
+    formatter for every argument it is given, and shutil costs a `palace memory save` a few ms)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
+        super().__init__(prog, indent_increment, max_help_position, width or _columns() - 2)
+
+
+def _columns() -> int:
+    """What shutil.get_terminal_size() says the width is: $COLUMNS, else stdout's terminal, else 80."""
+    with contextlib.suppress(KeyError, ValueError):
+        if int(os.environ["COLUMNS"]) > 0:
+            return int(os.environ["COLUMNS"])
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, with a did-you-mean for a mistyped subcommand (Python 3.11's argparse has none)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)  # subcommands' parsers are made with this class too
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         wrong = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         if wrong:
+            import difflib
+
             choices = re.findall(r"'([^']*)'", wrong.group(2))
             close = difflib.get_close_matches(wrong.group(1), choices, n=1)
             if close:
@@ -87,23 +114,27 @@ class _Commands:
         return _Skipped()
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The command line's parser: every subcommand, or with `only` just that one (the others are left out)."""
-    parser, _names = _declare(only)
+def build_parser(only: str | None = None, action: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser: every subcommand, or with `only` just that one (the others are left out),
+    and of its actions (`memory save`) only `action` when it is one of them."""
+    parser, _names, actions = _declare(only, action)
+    if action is not None and actions and action not in actions:  # argparse will list the actions: all of them
+        parser, _names, actions = _declare(only, None)
     return parser
 
 
 def command_names() -> list[str]:
     """The subcommands, in the order --help lists them."""
     if not _COMMAND_NAMES:
-        _COMMAND_NAMES.extend(_declare("")[1])
+        _COMMAND_NAMES.extend(_declare("", None)[1])
     return list(_COMMAND_NAMES)
 
 
 _COMMAND_NAMES: list[str] = []
 
 
-def _declare(only: str | None) -> tuple[argparse.ArgumentParser, list[str]]:
+def _declare(only: str | None, action: str | None) -> tuple[argparse.ArgumentParser, list[str], list[str]]:
+    """The parser, the subcommands' names and the names of the actions of `only`'s (all declared)."""
     parser = _Parser(
         prog="palace",
         description="A terminal agent that remembers: memories live in $PALACE_HOME/memories.md (a memory palace).",
@@ -131,7 +162,7 @@ def _declare(only: str | None) -> tuple[argparse.ArgumentParser, list[str]]:
     ask.add_argument("--json", action="store_true", help="print one JSON object: answer, session, tokens, changes")
 
     memory = sub.add_parser("memory", help="read and change memories.md")
-    msub = memory.add_subparsers(dest="action", metavar="ACTION", required=True)
+    msub = _Commands(memory.add_subparsers(dest="action", metavar="ACTION", required=True), action)
     show = msub.add_parser("show", help="the memory as the model sees it")
     show.add_argument("--wing", action="append", help="show this wing's memories with the shared halls (repeatable)")
     show.add_argument("--raw", action="store_true", help="print the file exactly as it is")
@@ -157,7 +188,7 @@ def _declare(only: str | None) -> tuple[argparse.ArgumentParser, list[str]]:
     clear.add_argument("--all", dest="everything", action="store_true", help="your own notes too: empty the file")
 
     sessions = sub.add_parser("sessions", help="archived sessions (cold memory)")
-    ssub = sessions.add_subparsers(dest="action", metavar="ACTION", required=True)
+    ssub = _Commands(sessions.add_subparsers(dest="action", metavar="ACTION", required=True), action)
     ssub.add_parser("list", help="sessions, newest first")
     sshow = ssub.add_parser("show", help="one session's archive, or with --transcript its conversation")
     sshow.add_argument("id")
@@ -204,7 +235,8 @@ def _declare(only: str | None) -> tuple[argparse.ArgumentParser, list[str]]:
     shell = sub.add_parser("completion", help="print a shell completion script: palace completion bash|zsh|fish")
     shell.add_argument("shell", choices=("bash", "zsh", "fish"))
     _agent_commands(sub)
-    return parser, sub.names
+    actions = {"memory": msub.names, "sessions": ssub.names}.get(only or "", [])
+    return parser, sub.names, actions
 
 
 def _agent_commands(sub: Any) -> None:
@@ -230,6 +262,9 @@ _ASK_HELP = """One message, one reply. The reply alone goes to stdout (notices t
 `git diff | palace ask "review this"`. --json prints one object for scripts."""
 
 _CHAT_VALUE_FLAGS = frozenset({"--model", "--base-url", "--wing"})
+# Commands that finish in a moment: they run without the cyclic garbage collector (reference counting frees
+# what they drop; the process ends before cycles matter). The REPL, ask, mcp and the rest keep it.
+_SHORT = frozenset({"memory", "sessions", "init", "log", "doctor", "export", "import", "completion"})
 
 
 def route(words: list[str], commands: list[str]) -> list[str] | str:
@@ -244,6 +279,8 @@ def route(words: list[str], commands: list[str]) -> list[str] | str:
         return ["--help"]
     if first.startswith("-"):
         return ["ask", *words] if _has_message(words) else ["chat", *words]
+    import difflib  # only for a word that is no command
+
     close = difflib.get_close_matches(first, commands, n=1, cutoff=0.75)
     if close and re.fullmatch(r"[a-z][a-z-]*", first):
         return f"unknown command `{first}`; did you mean `{close[0]}`? (`palace --help` lists the commands)"
@@ -300,7 +337,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     names = command_names()
     routed = route(words, names)  # `palace`, `palace --model M`: chat; `palace "question"`: ask
-    parser = build_parser(routed[0] if isinstance(routed, list) and routed and routed[0] in names else None)
+    command = routed[0] if isinstance(routed, list) and routed and routed[0] in names else None
+    collecting = gc.isenabled()
+    if command in _SHORT:
+        gc.disable()  # it would only walk the modules being imported (a tenth of a `palace memory save`)
+    try:
+        return _main(routed, command)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _main(routed: list[str] | str, command: str | None) -> int:
+    parser = build_parser(command, routed[1] if command and len(routed) > 1 else None)
     if isinstance(routed, str):
         parser.print_usage(sys.stderr)
         sys.stderr.write(f"palace: error: {routed}\n")
