@@ -1,8 +1,11 @@
 """Save benchmarks (costs that do not grow with history): `python bench/bench_save.py [--quick]`.
 
-1. MemorySave in the REPL path (`App(settings, warn=...).store`, with its GitHistory hook) on a 1,000-entry
-   memories.md, in a palace without git and in one made by `palace init --git`, vs a bare temp-write +
-   fsync + rename + folder fsync of the same bytes (goal <= 3x).
+1. MemorySave in the REPL path (`App(settings, warn=..., background_commits=True).store`, as `palace chat`
+   builds it: the GitHistory hook commits in a background thread) on a 1,000-entry memories.md, in a palace
+   without git and in one made by `palace init --git`, vs a bare temp-write + fsync + rename + folder fsync
+   of the same bytes (goal <= 3x). With git, each save is timed with the committer idle (the commits of the
+   one before waited for, untimed: in the REPL a model turn separates saves), and then in a burst (saves
+   back to back while the commits run: report only); the background commit's own time is printed too.
 2. `palace memory save PATH CONTENT` as a whole process on a 1,000-entry palace: CPU time (user + sys, from
    os.wait4) vs `python -c pass` (goal <= 4x), and wall time.
 3. Save cost vs file size, 10 -> 100 -> 1,000 -> 5,000 -> 20,000 entries (REPL path, no git): ms per save,
@@ -18,8 +21,10 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,9 +49,11 @@ class Palace:
     rooms: list[str]
     store: MemoryStore
     warnings: list[str]
+    flush: Callable[[], None]  # waits for the background commits
 
 
 def make_palace(root: Path, name: str, entries: int, *, git: bool, seed: int = 3) -> Palace:
+    """A palace as `palace chat` opens it (commits in the background)."""
     home = root / name
     if git:
         benchlib.run([*benchlib.PALACE, "init", "--git"], benchlib.child_env(home))
@@ -57,8 +64,8 @@ def make_palace(root: Path, name: str, entries: int, *, git: bool, seed: int = 3
     file.write_text(generated.text, encoding="utf-8")
     os.chmod(file, 0o600)
     warnings: list[str] = []
-    app = App(load_settings(env={"PALACE_HOME": str(home)}), warn=warnings.append)
-    return Palace(home, generated.rooms, app.store, warnings)
+    app = App(load_settings(env={"PALACE_HOME": str(home)}), warn=warnings.append, background_commits=True)
+    return Palace(home, generated.rooms, app.store, warnings, app.history.flush)
 
 
 @dataclass
@@ -68,16 +75,18 @@ class SaveTimes:
     size: int  # bytes of the file after a save
     samples: int
     not_saved: int  # saves that did not add an entry (should be 0)
+    commit: float  # median seconds the background commits of one save and its forget took (spaced only)
 
 
-def time_saves(palace: Palace, samples: int, *, seed: int = 4) -> SaveTimes:
-    """Median of `samples` saves, each followed by an untimed forget, alternating with bare writes."""
+def time_saves(palace: Palace, samples: int, *, seed: int = 4, spaced: bool = False) -> SaveTimes:
+    """Median of `samples` saves, each followed by an untimed forget, alternating with bare writes; with
+    `spaced` the background commits are waited for (timed apart) before each save."""
     rng = random.Random(seed)
     prose = Prose(rng)
     bare_dir = palace.home.parent / f"{palace.home.name}-bare"
     bare_dir.mkdir(exist_ok=True)
     bare_file = bare_dir / "memories.md"
-    saves, bares = [], []
+    saves, bares, commits = [], [], []
     not_saved = size = 0
     for n in range(samples + 3):  # the first three warm up (and commit the generated file as a hand edit)
         path = rng.choice(palace.rooms)
@@ -88,21 +97,41 @@ def time_saves(palace: Palace, samples: int, *, seed: int = 4) -> SaveTimes:
         bare = benchlib.timed(lambda: benchlib.bare_write(bare_file, data))  # noqa: B023
         not_saved += results[0].action != "saved"
         palace.store.forget(path, results[0].content)
+        flushed = benchlib.timed(palace.flush) if spaced else 0.0
         if n >= 3:
             saves.append(took)
             bares.append(bare)
+            commits.append(flushed)
             size = len(data)
-    return SaveTimes(benchlib.median(saves), benchlib.median(bares), size, samples, not_saved)
+    palace.flush()
+    return SaveTimes(benchlib.median(saves), benchlib.median(bares), size, samples, not_saved, benchlib.median(commits))
 
 
 def row1(root: Path, quick: bool) -> None:
     for git in (False, True):
         palace = make_palace(root, f"row1-{'git' if git else 'plain'}", 1000, git=git)
-        times = time_saves(palace, (10 if git else 30) if quick else (40 if git else 100))
+        times = time_saves(palace, (10 if git else 30) if quick else (40 if git else 100), spaced=git)
         kind = "palace init --git" if git else "no git"
         what = f"MemorySave, REPL path, {kind}, 1,000 entries ({times.size / 1024:.0f} KB)"
         figure("1", what, times.save, times.bare, base="bare write", goal=3)
         _warn(palace, times)
+        if git:
+            note(f"the background commits of a save and its forget: {benchlib.ms(times.commit)} (not waited for)")
+            burst = time_saves(palace, 10 if quick else 30, seed=9)
+            what = "  the same, in a burst (saves back to back while the commits run)"
+            figure("1", what, burst.save, burst.bare, base="bare write", goal=None)
+            commits = _git_count(palace.home)
+            note(f"{commits} commits in all, one per change; `git status` clean: {_git_clean(palace.home)}")
+
+
+def _git_count(home: Path) -> int:
+    done = subprocess.run(["git", "rev-list", "--count", "HEAD"], cwd=home, capture_output=True, text=True)
+    return int(done.stdout.strip() or 0)
+
+
+def _git_clean(home: Path) -> bool:
+    done = subprocess.run(["git", "status", "--porcelain"], cwd=home, capture_output=True, text=True)
+    return done.returncode == 0 and not done.stdout.strip()
 
 
 def _warn(palace: Palace, times: SaveTimes) -> None:

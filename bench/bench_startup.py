@@ -75,8 +75,9 @@ def session_palaces(root: Path, counts: list[int]) -> dict[str, Path]:
 
 
 def _session_files(home: Path) -> int:
+    """The session files (not the `.live` registry folder that the first start creates)."""
     folder = home / "sessions"
-    return len(os.listdir(folder)) if folder.is_dir() else 0
+    return len([n for n in os.listdir(folder) if not n.startswith(".")]) if folder.is_dir() else 0
 
 
 def repl_ready(root: Path, counts: list[int], runs: int, cwd: Path) -> None:

@@ -15,6 +15,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 PALACE = [sys.executable, "-m", "palace"]  # the `palace` command line
+# Children keep their compiled bytecode here, as an installed palace has its .pyc files: with
+# PYTHONDONTWRITEBYTECODE (set in some shells) every child would compile palace's source again, ~0.1 s.
+PYCACHE = Path(os.environ.get("PALACE_BENCH_CACHE", "/tmp/palace-bench-cache")) / "pycache"
 
 
 def header(title: str, quick: bool) -> None:
@@ -100,6 +103,8 @@ class Run:
 def child_env(home: Path | None, extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment of a benchmarked child: this palace's code, PALACE_HOME, an endpoint nobody serves."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PALACE_", "OPENAI_"))}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
     env["PYTHONPATH"] = str(REPO)
     env["OPENAI_BASE_URL"] = "http://127.0.0.1:9/v1"
     if home is not None:

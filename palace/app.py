@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import subprocess
 import threading
 from collections.abc import Callable, Sequence
 from datetime import date
@@ -42,13 +41,24 @@ class App:
     """One palace's assembled parts, built on first use."""
 
     def __init__(
-        self, settings: Settings, *, warn: Warn, client: ChatModel | None = None, cwd: Path | None = None
+        self,
+        settings: Settings,
+        *,
+        warn: Warn,
+        client: ChatModel | None = None,
+        cwd: Path | None = None,
+        background_commits: bool = False,
     ) -> None:
+        """`background_commits`: memory changes are committed by a thread after the write returns (the REPL;
+        see history/autocommit.py); `close()` waits for them. `cwd`: where palace works (None: the process's
+        working directory)."""
         check_wing_setting(settings)
         self.settings = settings
-        self.cwd = cwd  # where palace works (a hook's session folder); None: the process's working directory
+        self.cwd = cwd
         self.warn = warn
-        self.history = GitHistory(settings.home, autocommit=settings.git_autocommit, warn=warn)
+        self.history = GitHistory(
+            settings.home, autocommit=settings.git_autocommit, warn=warn, background=background_commits
+        )
         self.store = MemoryStore(settings.home, entry_limit=settings.entry_limit, hooks=[self.history])
         self._client = client
         self._injected = client is not None
@@ -142,6 +152,7 @@ class App:
         """Revert palace's newest change, in the user's palace or the project memory."""
         from palace.history.undo import Undoable, undo_latest
 
+        self.history.flush()  # the changes committed first: undo may read the last one from git
         files = [Undoable(self.store, self.settings.home)]
         targets = self.targets
         if targets.project is not None and targets.project_memory is not None:
@@ -210,6 +221,7 @@ class App:
         return finish(extractor, journal)
 
     def close(self) -> None:
+        self.history.flush()
         if self._recall is not None:
             self._recall.close()
             self._recall = None
@@ -229,6 +241,8 @@ def check_wing_setting(settings: Settings) -> None:
 
 
 def _git_top(cwd: str | None) -> Path | None:
+    import subprocess
+
     try:
         top = subprocess.run(
             ["git", "rev-parse", "--show-toplevel"], cwd=cwd, capture_output=True, text=True, timeout=5, check=False

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -237,12 +236,18 @@ def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
 def _read_toml(path: Path) -> dict[str, Any]:
     """The file's settings as dotted keys; the `pricing` table, keyed by model names with dots, stays whole."""
     try:
-        with path.open("rb") as handle:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror}") from exc
+    import tomllib  # only when there is a config file to read
+
+    try:
+        with handle:
             table = tomllib.load(handle)
             pricing = table.pop("pricing", None)
             return _flatten(table) | ({"pricing": pricing} if pricing is not None else {})
-    except FileNotFoundError:
-        return {}
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from exc
     except OSError as exc:

@@ -170,3 +170,22 @@ def test_no_command_means_chat_and_takes_its_flags(run_cli: Run) -> None:
     assert done.returncode == 0, done.stderr
     assert "Model: qwen2.5-coder" in done.stdout
     assert run_cli("--version").stdout.startswith("palace ")
+
+
+def test_every_command_and_action_builds_alone_and_in_full(capsys: pytest.CaptureFixture[str]) -> None:
+    """A command runs with only its own parser built: each one (and each memory/sessions action) must build
+    that way and give the same help as the full parser."""
+    from palace.ui.cli import build_parser, command_names
+
+    full = build_parser()
+    for name in command_names():
+        sub = next(a for a in full._actions if a.dest == "command").choices[name]  # type: ignore[attr-defined]
+        actions = next((a.choices for a in sub._actions if a.dest == "action"), {})
+        for action in [None, *actions]:
+            args = [name] + ([action] if action else []) + ["--help"]
+            with pytest.raises(SystemExit) as alone:
+                build_parser(name, action).parse_args(args)
+            alone_help = capsys.readouterr().out
+            with pytest.raises(SystemExit):
+                full.parse_args(args)
+            assert alone.value.code == 0 and alone_help == capsys.readouterr().out, args

@@ -110,14 +110,14 @@ def test_four_processes_saving_at_once_lose_nothing(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------- killed writers
-# Writers that stop at each step of a save: around tempfile.mkstemp, os.fsync, os.replace, os.rename,
+# Writers that stop at each step of a save: around the temp file's creation, os.fsync, os.replace, os.rename,
 # os.unlink and Linux renameat2 they print `step <name> <before|after>` and wait for a line on stdin. The test
 # SIGKILLs a writer at its k-th step, for every k, so every crash point is hit on purpose, not by timing.
 # `python -c STEPPING home mode` imports palace once and forks one writer per content line it reads (each a
 # process of its own, with its own lock descriptor); mode "exchange" keeps renameat2, "replace" hides it (as
 # on systems without it). Lines are read byte by byte, so no process takes a line meant for another.
 STEPPING = """
-import os, sys, tempfile, traceback
+import os, sys, traceback
 from datetime import date
 from pathlib import Path
 from palace.memory import MemoryStore
@@ -144,7 +144,7 @@ def stepping(name, real):
         return result
     return step
 
-tempfile.mkstemp = stepping("mkstemp", tempfile.mkstemp)
+store_module._new_temp = stepping("newtemp", store_module._new_temp)
 for name in ("fsync", "replace", "rename", "unlink"):
     setattr(os, name, stepping(name, getattr(os, name)))
 real_renameat2 = store_module._renameat2()
@@ -315,7 +315,7 @@ def test_a_writer_killed_at_each_step_leaves_the_old_or_the_new_file(tmp_path: P
     assert writers.close() == ""
     # every kind of step was a kill point: the temp file's creation and fsync, the swap, the folder's fsync
     kinds = [step.split()[0] for step in steps if step.endswith(" before")]
-    assert kinds[:2] == ["mkstemp", "fsync"] and kinds[-1] == "fsync" and SWAPS & set(kinds), steps
+    assert kinds[:2] == ["newtemp", "fsync"] and kinds[-1] == "fsync" and SWAPS & set(kinds), steps
     assert len(steps) >= 9
 
 

@@ -4,27 +4,38 @@ Every change palace makes to memories.md is one commit when the palace folder is
 (and `git.autocommit` is on); a hand edit found before a write is committed first, on its own. Git trouble
 never stops a memory change: it costs one warning line. The undo record (history/undo.py) is kept whether
 or not there is git. Only the git command line is used (history/git.py).
+
+By default each change is committed before the write returns. With `background=True` (the REPL) the write
+returns once the file is in place and the change recorded as pending (history/pending.py); a thread
+commits it (history/committer.py). `flush()` waits for those commits; it runs before the session's archive
+is committed and when the process exits, and what the thread could not commit is committed then from the
+work tree, under the change's own name.
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import json
+import atexit
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from palace.filelock import exclusive
 from palace.history.git import (
-    HAND_EDIT_MESSAGE,
+    Diverged,
     GitTrouble,
     commit_files,
     has_pending_change,
     is_own_repo,
     relative_to_home,
 )
+from palace.history.pending import PendingChanges, commit_message
 from palace.history.undo import UNDO_PREFIX, UndoStack
-from palace.paths import PalacePaths
+from palace.paths import MEMORIES, PalacePaths
+from palace.sha import long_lived, sha256_hex
+
+if TYPE_CHECKING:
+    from palace.history.committer import Committer
 
 
 def stderr_warning(message: str) -> None:
@@ -43,13 +54,21 @@ class GitHistory:
         *,
         autocommit: bool = True,
         warn: Callable[[str], None] = stderr_warning,
+        background: bool = False,
     ) -> None:
         self.home = Path(home)
         self.autocommit = autocommit
         self.warn = warn
         self._warned = False  # at most one warning per change (before_write + after_write)
         self.via: str | None = None  # where the changes come from, named in each commit (`mcp: claude-code`)
-        self._late = _LateCommits(self.home / ".git" / "palace-uncommitted.jsonl")
+        self._pending = PendingChanges(self.home / ".git")
+        self._committer: Committer | None = None
+        if background:
+            from palace.history.committer import Committer  # threads and plumbing only for the REPL
+
+            self._committer = Committer(self.home, self._pending, warn)
+            long_lived()
+        self._at_exit = False
 
     @property
     def is_repo(self) -> bool:
@@ -73,23 +92,50 @@ class GitHistory:
             return True
         raise GitTrouble(f"{self.home}/.git exists but is not a usable git repository")
 
+    def _message(self, digest: str | None, current: str | None = None) -> str:
+        fresh = self._committer.fresh if self._committer is not None else ()
+        return commit_message(self._pending.records(), digest, current, fresh)
+
+    def _clear(self, _committed: bool) -> None:
+        self._pending.clear()
+
     def before_write(self, file: Path) -> None:
         """Commit what is pending in the memory file first: palace's own changes that could not be committed
-        earlier (under their own names), else a hand edit (as its own commit)."""
+        earlier (under their own names), else a hand edit (as its own commit). In the background the
+        committer finds hand edits itself (in the bytes each change was made on): nothing to do here."""
         self._warned = False
         if not self._wants_git():
             return
+        committer = self._committer
+        if committer is not None and committer.ready and file == self.home / MEMORIES:
+            return
+        self.commit_pending(file)
+
+    def commit_pending(self, file: Path) -> None:
+        """Commit what is pending in the memory file now (a hand edit, changes left uncommitted); the caller
+        holds the palace lock."""
+        if not self._wants_git():
+            return
+        committer = self._committer
+        if committer is not None:
+            committer.wait_idle()
         try:
             self._check_top()
             rel = relative_to_home(self.home, file)
             if has_pending_change(self.home, rel):
-                commit_files(self.home, [rel], self._late.message(_digest(file)))
-                self._late.clear()
-        except GitTrouble as exc:
-            self._trouble("hand edit not committed", exc)
+                commit_files(self.home, [rel], lambda: self._message(_digest(file)), then=self._clear)
+            else:
+                self._pending.clear()  # HEAD holds the file: whatever palace changed in it is committed
+            if committer is not None and file == self.home / MEMORIES and not file.is_symlink():
+                committer.start_from(file.read_bytes() if file.exists() else b"")
+        except (GitTrouble, Diverged) as exc:
+            if isinstance(exc, GitTrouble):
+                self._trouble("hand edit not committed", exc)
+        except OSError:
+            pass  # the store reports an unreadable file; the committer just stays off
 
     def after_write(self, file: Path, before: bytes, after: bytes, message: str) -> None:
-        """Record the change for undo (always) and commit it (git work tree + autocommit)."""
+        """Record the change for undo (always) and commit it (git work tree + autocommit), or queue it."""
         if self.via:
             message = f"{message} (via {self.via})"
         try:
@@ -103,28 +149,57 @@ class GitHistory:
                 self._warned = True
                 self.warn(f"cannot keep the undo record ({exc.strerror or exc}) — `undo` will not see it")
         if self._wants_git():
-            try:
-                self._check_top()
-                paths = [relative_to_home(self.home, file), *self._companions()]
-                commit_files(self.home, paths, self._late.message(None, message))
-                self._late.clear()
-            except GitTrouble as exc:
-                self._late.add(message, hashlib.sha256(after).hexdigest())
-                self._trouble("the change is saved, not committed", exc)
+            committer = self._committer
+            if committer is not None and file == self.home / MEMORIES and committer.queue(before, after, message):
+                self._flush_at_exit()
+            else:
+                self._commit_now(file, after, message)
         self._warned = False
+
+    def _commit_now(self, file: Path, after: bytes, message: str) -> None:
+        try:
+            self._check_top()
+            paths = [relative_to_home(self.home, file), *self._companions()]
+            commit_files(self.home, paths, lambda: self._message(None, message), then=self._clear)
+        except GitTrouble as exc:
+            self._pending.add(message, sha256_hex(after))
+            self._trouble("the change is saved, not committed", exc)
 
     def _companions(self) -> list[str]:
         """palace's side files (superseded.md, review.md) that a memory change may have written too."""
         named = PalacePaths(self.home)
         return [f.name for f in (named.superseded, named.review) if f.exists()]
 
+    def _flush_at_exit(self) -> None:
+        if not self._at_exit:
+            self._at_exit = True
+            atexit.register(self.flush)
+
+    def flush(self) -> None:
+        """Wait for the background commits; what they left is committed now from the work tree (under the
+        palace lock: never call this while holding it)."""
+        committer = self._committer
+        if committer is None:
+            return
+        committer.wait_idle()
+        if committer.ready or not self._wants_git():
+            return
+        if not any(change.id in committer.fresh for change in self._pending.records()):
+            return
+        with exclusive(PalacePaths(self.home).lock):  # the store's lock: no write lands meanwhile
+            self.commit_pending(self.home / MEMORIES)
+
     def commit_paths(self, paths: Sequence[Path], message: str) -> bool:
-        """Commit these files (e.g. a session archive). False when not committed; one warning on trouble."""
+        """Commit these files (e.g. a session archive), after the memory changes before them. False when not
+        committed; one warning on trouble."""
         if not self._wants_git() or not paths:
             return False
+        self.flush()
         try:
             self._check_top()
-            return commit_files(self.home, [relative_to_home(self.home, p) for p in paths], message)
+            rels = [relative_to_home(self.home, p) for p in paths]
+            refresh = self._committer.refresh if self._committer is not None else None
+            return commit_files(self.home, rels, message, then=lambda _: refresh(rels) if refresh else None)
         except GitTrouble as exc:
             self.warn(f"{exc} — {message!r} not committed")
             return False
@@ -132,50 +207,6 @@ class GitHistory:
 
 def _digest(file: Path) -> str | None:
     try:
-        return hashlib.sha256(file.read_bytes()).hexdigest()
+        return sha256_hex(file.read_bytes())
     except OSError:
         return None
-
-
-class _LateCommits:
-    """palace's changes that git could not commit (a locked index...), kept inside .git until it can, so
-    that they are committed under their own names, not as a hand edit."""
-
-    def __init__(self, file: Path) -> None:
-        self.file = file
-
-    def _records(self) -> list[dict[str, str]]:
-        try:
-            lines = self.file.read_text(encoding="utf-8").splitlines()
-        except OSError:
-            return []
-        records = []
-        for line in lines:
-            with contextlib.suppress(ValueError):
-                record = json.loads(line)
-                if isinstance(record, dict) and isinstance(record.get("message"), str):
-                    records.append({"message": record["message"], "digest": str(record.get("digest"))})
-        return records
-
-    def add(self, message: str, digest: str) -> None:
-        with contextlib.suppress(OSError), self.file.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps({"message": message, "digest": digest}) + "\n")
-
-    def clear(self) -> None:
-        with contextlib.suppress(FileNotFoundError):
-            self.file.unlink()
-
-    def message(self, digest: str | None, current: str | None = None) -> str:
-        """The commit message for what is pending: the late changes by name, then `current` (palace's change
-        being committed now) or, when the file is not what palace last wrote, the hand edit on top."""
-        late = [r["message"] for r in self._records()]
-        if not late:
-            return current or HAND_EDIT_MESSAGE
-        names = [m.removeprefix("memory: ") for m in late]
-        if current is not None:
-            names.append(current.removeprefix("memory: "))
-        elif digest != self._records()[-1]["digest"]:
-            names.append("hand edit")
-        if len(names) == 1:
-            return f"memory: {names[0]} (committed late)"
-        return f"memory: {len(names)} changes committed together: " + "; ".join(names)

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import contextlib
 import os
-import subprocess
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 from palace.filelock import exclusive
 
+if TYPE_CHECKING:
+    import subprocess
+
 HAND_EDIT_MESSAGE = "memory: hand edit"
+_T = TypeVar("_T")
 _GIT_TIMEOUT = 30.0
 _LOCK_RETRIES = 20  # a busy index.lock is retried this many times...
 _LOCK_WAIT = 0.1  # ...this many seconds apart
@@ -37,6 +41,11 @@ class GitTrouble(Exception):
     """Git could not do what was asked; the message is one line."""
 
 
+class Diverged(Exception):
+    """HEAD does not hold the versions a change was made on (the user committed, a sync merged, another
+    process committed): the background committer leaves the change for a commit of the work tree."""
+
+
 def _git_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in _GIT_LOCATION_VARS}
     env.update(LC_ALL="C", LANGUAGE="C", GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0")
@@ -54,6 +63,8 @@ def first_line(raw: bytes) -> str:
 def run_git(
     cwd: Path, *args: str, check: bool = True, stdin: bytes | None = None
 ) -> subprocess.CompletedProcess[bytes]:
+    import subprocess  # only when git runs: `palace memory save` without git never needs it
+
     try:
         proc = subprocess.run(
             ["git", *args],
@@ -104,27 +115,46 @@ def identity_args(home: Path) -> list[str]:
     return args
 
 
-def commit_files(home: Path, rels: Sequence[str], message: str) -> bool:
+def commit_files(
+    home: Path,
+    rels: Sequence[str],
+    message: str | Callable[[], str],
+    *,
+    then: Callable[[bool], None] | None = None,
+) -> bool:
     """Commit exactly these paths; a busy index (the user's own git running) is retried for a moment, a
-    stale one (left by a killed git) is named at once with what to do."""
-    with _commit_lock(home):  # palace's own commits (threads and processes alike) take turns
-        for attempt in range(_LOCK_RETRIES + 1):
-            try:
-                return _commit_once(home, rels, message)
-            except GitTrouble as exc:
-                if "index.lock" not in str(exc):
-                    raise
-                stale = stale_index_lock(home)
-                if stale is not None:
-                    raise GitTrouble(stale_lock_message(stale)) from exc
-                if attempt == _LOCK_RETRIES:
-                    raise
-                time.sleep(_LOCK_WAIT)
+    stale one (left by a killed git) is named at once with what to do.
+
+    `message` may be a function: it is then asked under the commit lock, so that it names what is pending
+    when the commit is made. `then(committed)` runs under the lock too, after the commit (or after finding
+    nothing to commit), so that what it records goes with the commit as one step."""
+    with commit_lock(home):  # palace's own commits (threads and processes alike) take turns
+        text = message() if callable(message) else message
+        committed = retry_busy_index(home, lambda: _commit_once(home, rels, text))
+        if then is not None:
+            then(committed)
+        return committed
+
+
+def retry_busy_index(home: Path, action: Callable[[], _T]) -> _T:
+    """action(), retried for a moment while git's index is locked by a git that runs (the user's)."""
+    for attempt in range(_LOCK_RETRIES + 1):
+        try:
+            return action()
+        except GitTrouble as exc:
+            if "index.lock" not in str(exc):
+                raise
+            stale = stale_index_lock(home)
+            if stale is not None:
+                raise GitTrouble(stale_lock_message(stale)) from exc
+            if attempt == _LOCK_RETRIES:
+                raise
+            time.sleep(_LOCK_WAIT)
     raise AssertionError("unreachable")
 
 
 @contextlib.contextmanager
-def _commit_lock(home: Path) -> Iterator[None]:
+def commit_lock(home: Path) -> Iterator[None]:
     """A flock inside .git/, so it is never tracked and never outlives the repository."""
     try:
         with exclusive(home / ".git" / "palace-commit.lock"):

@@ -20,6 +20,7 @@ from palace.history.autocommit import GitHistory
 from palace.history.git import (
     GitTrouble,
     commit_files,
+    commit_lock,
     first_line,
     identity_args,
     is_own_repo,
@@ -93,15 +94,16 @@ class _Sync:
             self.out.lines.append(f"removed {lock}, left by a git command that was stopped")
         url = self._remote(remote)
         with self.locked():
-            if self.ok("rev-parse", "-q", "--verify", "MERGE_HEAD") and not self._finish_merge():
-                return self.out
+            with commit_lock(self.home):  # a running palace's background commits wait (history/committer.py)
+                if self.ok("rev-parse", "-q", "--verify", "MERGE_HEAD") and not self._finish_merge():
+                    return self.out
             self.out.lines += prepare_sync(self.home)
             self._commit_pending()
         try:
             self._fetch()
             for _ in range(_ATTEMPTS):
                 target = self._target()
-                with self.locked():
+                with self.locked(), commit_lock(self.home):
                     if not self._merge(target):
                         return self.out
                 if self._push(target):
@@ -150,7 +152,7 @@ class _Sync:
     def _commit_pending(self) -> None:
         """A hand edit of memories.md (as palace's autocommits would commit it) and session archives."""
         before = self.git("rev-parse", "-q", "--verify", "HEAD", check=False)
-        GitHistory(self.home, warn=self.out.warnings.append).before_write(self.home / MEMORIES)
+        GitHistory(self.home, warn=self.out.warnings.append).commit_pending(self.home / MEMORIES)
         status = self.git("status", "--porcelain=v1", "-z", "--untracked-files=all", "--", SESSIONS)
         archives = sorted(
             {entry[3:] for entry in status.split("\0") if entry[3:].endswith(".md") and entry[3:].count("/") == 1}

@@ -12,10 +12,8 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
-import hashlib
 import json
 import os
-import secrets
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -28,6 +26,7 @@ from palace.history.git import HAND_EDIT_MESSAGE, GitTrouble, is_own_repo, run_g
 from palace.memory.files import atomic_write
 from palace.memory.lines import common_prefix, common_suffix
 from palace.paths import MEMORIES, PalacePaths
+from palace.sha import sha256_hex
 
 UNDO_PREFIX = "memory: undo "
 UNDO_DEPTH = 10  # undo records kept (newest last)
@@ -37,7 +36,7 @@ _MAX_CHUNK = 1 << 24  # a change that replaced more than this (16 MB) is not kep
 
 def digest(data: bytes) -> str:
     """A fingerprint of the file's bytes (sha256: hardware-accelerated on most machines, the fastest here)."""
-    return hashlib.sha256(data).hexdigest()[:32]
+    return sha256_hex(data)[:32]
 
 
 @dataclass
@@ -58,7 +57,7 @@ class UndoRecord:
         head = common_prefix(before, after)
         tail = common_suffix(before, after, min(len(before), len(after)) - head)
         old = before[head : len(before) - tail]
-        return cls(secrets.token_hex(16), message, head, tail, old, digest(before), digest(after))
+        return cls(os.urandom(16).hex(), message, head, tail, old, digest(before), digest(after))
 
     def revert(self, current: bytes) -> bytes:
         """The file as it was before the change, from the file as the change left it."""
@@ -144,7 +143,11 @@ class UndoStack:
             os.close(fd)
 
     def _compact(self) -> None:
-        if len(self._lines()) > _COMPACT_AT:
+        try:
+            count = self.file.read_bytes().count(b"\n")  # counted, not parsed: this runs at every change
+        except OSError:
+            return
+        if count > _COMPACT_AT:
             data = "".join(json.dumps(r.to_json()) + "\n" for r in self.load())
             atomic_write(self.file, data.encode("utf-8"))
 

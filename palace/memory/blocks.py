@@ -123,7 +123,11 @@ def scan(lines: list[str], first: int, last: int, *, fast: bool = True) -> Scan:
             while end > start + 1 and not lines[end - 1].strip():
                 end -= 1
             found.lists.append((start, end))
-            _list_items(lines, found, start, end, len(token.get("children") or []))
+            starts = token.get("items")  # from the fast path: plain `- ` items, each one line on from the last
+            if starts is not None:
+                _plain_items(lines, found, starts, end)
+            else:
+                _list_items(lines, found, start, end, len(token.get("children") or []))
     return found._replace(last=found.blocks[-1].kind if found.blocks else None)
 
 
@@ -158,23 +162,49 @@ def _list_items(lines: list[str], found: Scan, first: int, last: int, expected: 
         found.entries.append(_entry(lines, start, end))
 
 
-def _entry(lines: list[str], start: int, end: int) -> Entry:
+def _plain_items(lines: list[str], found: Scan, starts: list[int], last: int) -> None:
+    """The entries of a list the fast path read: each item a `- ` line at the margin, what follows until the
+    next item its lazy continuation (what _list_items finds, without a regex per line)."""
+    for number, start in enumerate(starts):
+        end = starts[number + 1] if number + 1 < len(starts) else last
+        while end > start + 1 and not lines[end - 1].strip():
+            end -= 1
+        found.entries.append(_entry(lines, start, end, plain=True))
+
+
+def _entry(lines: list[str], start: int, end: int, *, plain: bool = False) -> Entry:
+    if plain:  # `- ` and then the text (the fast path's rule): no indentation, one space
+        return _dated(lines, start, end, "-", lines[start][2:])
     match = ITEM_RE.match(lines[start].expandtabs(4))
     assert match is not None
-    rest = lines[start].lstrip(" ")[1:].lstrip(" \t")
+    return _dated(lines, start, end, match["bullet"], lines[start].lstrip(" ")[1:].lstrip(" \t"))
+
+
+def _dated(lines: list[str], start: int, end: int, bullet: str, rest: str) -> Entry:
+    """The entry whose first line's text after the bullet is rest: its leading `[date]`, and its content."""
     raw_date = found_date = None
-    dated = _DATE_RE.match(rest)
+    if rest[:1] == "[" and rest[11:12] == "]" and _iso_day(rest[1:11]):  # `[YYYY-MM-DD] `, as palace writes
+        raw_date = found_date = rest[1:11]
+        rest = rest[12:]
+    dated = None if found_date else _DATE_RE.match(rest)
     if dated and dated["date"].lower() not in {"x", " "}:
         raw_date = dated["date"]
-        if _ISO_DATE.match(raw_date) and _valid_date(raw_date):
+        if _iso_day(raw_date):
             found_date = raw_date
         rest = rest[dated.end() :]
-    pieces = [rest.strip()] + [lines[i].strip() for i in range(start + 1, end)]
-    content = " ".join(piece for piece in pieces if piece)
-    return Entry(start, end, match["bullet"], found_date, raw_date, content, None)
+    if end == start + 1:  # most entries are one line
+        content = rest.strip()
+    else:
+        pieces = [rest.strip()] + [lines[i].strip() for i in range(start + 1, end)]
+        content = " ".join(piece for piece in pieces if piece)
+    return Entry(start, end, bullet, found_date, raw_date, content, None)
 
 
-def _valid_date(text: str) -> bool:
+@functools.lru_cache(maxsize=4096)
+def _iso_day(text: str) -> bool:
+    """Whether text is a real day written YYYY-MM-DD."""
+    if not _ISO_DATE.match(text):
+        return False
     try:
         date.fromisoformat(text)
     except ValueError:

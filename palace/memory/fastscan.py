@@ -22,19 +22,18 @@ _ITEM = re.compile(r"- (?!\[[^\]]*\]:|\[[^\]]*\Z)(?!\d{1,9}[.)])[^\s#>`~<*_+\-=$
 _TEXT = re.compile(r"(?!\d{1,9}[.)])[^\W_]|[(\"'“‘«¿¡!@/.,;?&%][^\s]|\||\[(?![^\]]*\]:)[^\]]*\]")
 _FENCE = re.compile(r"(`{3,})[^`]*\Z|(~{3,}).*\Z")
 _ODD_SPACE = re.compile(r"[\r\v\f\x00\x1c-\x1f\x85\u2028\u2029]")
-_BLANK = re.compile(r"[ \t]*\Z")
 
 
 def _kind(line: str) -> str | None:
-    if _BLANK.match(line):
+    if not line.strip(" \t"):
         return "blank"
     if _ODD_SPACE.search(line):
         return None
     first = line[0]
     if first == "#":
         return "heading" if _HEADING.match(line) else None
-    if first == "-":
-        return "item" if _ITEM.match(line) and set(line) - {"-", " ", "\t"} else None  # `- - -` is a rule
+    if first == "-":  # `- - -` is a rule, not an item: _ITEM wants a third character that is neither
+        return "item" if _ITEM.match(line) else None
     if first in "`~":
         return "fence" if _FENCE.match(line) else None
     if first == "<":
@@ -71,6 +70,7 @@ class _Reader:
         self.tokens: list[tuple[int, dict[str, Any]]] = []
         self.state = ""  # the block being read: "", "blank", "heading", "paragraph", "list", "code", "html"
         self.items = 0
+        self.starts: list[int] = []  # the lines the items of the list being read start at
         self.lazy = False  # may a text line continue the list's last item?
 
     def start(self, index: int, token: dict[str, Any], state: str) -> None:
@@ -78,6 +78,8 @@ class _Reader:
             self.tokens[-1][1]["children"] = [None] * self.items
         self.tokens.append((index, token))
         self.state = state
+        if state == "list":
+            self.starts = token["items"] = [index]  # where each item starts: blocks.py needs no regex for it
 
     def blank(self, index: int) -> None:
         if self.state == "list":
@@ -91,6 +93,7 @@ class _Reader:
         if kind == "item" and self.state == "list":
             self.items += 1
             self.lazy = True
+            self.starts.append(index)
         elif kind == "heading":
             match = _HEADING.match(text)
             assert match is not None

@@ -13,7 +13,6 @@ import functools
 import os
 import stat
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -119,9 +118,22 @@ def fsync_dir(folder: Path) -> None:
         os.close(dir_fd)
 
 
+def _new_temp(file: Path) -> tuple[int, str]:
+    """A new 0600 file named `.<name>.<random>.tmp` beside file, opened for writing (tempfile.mkstemp's
+    rules, without importing tempfile and shutil on the path of every `palace memory save`)."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        tmp = os.path.join(file.parent, f".{file.name}.{os.urandom(6).hex()}.tmp")
+        try:
+            return os.open(tmp, flags, 0o600), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no unused temporary name", str(file.parent))
+
+
 def temp_copy(file: Path, data: bytes, mode: int = 0o600) -> str:
     """A fsynced temp file holding data, in file's folder (so a rename over file is atomic)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{file.name}.", suffix=".tmp", dir=file.parent)
+    fd, tmp = _new_temp(file)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 import unicodedata
@@ -94,6 +93,8 @@ def parse_hall(text: str) -> Hall | None:
 
 def suggest_hall(text: str) -> Hall | None:
     """The hall closest to a misspelling, if any is close enough."""
+    import difflib  # only for a hall name that is not one
+
     close = difflib.get_close_matches(_hall_key(text), list(_HALL_KEYS), n=1, cutoff=0.6)
     return _HALL_KEYS[close[0]] if close else None
 

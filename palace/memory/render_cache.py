@@ -9,20 +9,20 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import json
 import os
 from pathlib import Path
 from typing import Any
 
 from palace.memory.render import Rendered, Wings, wing_keys
+from palace.sha import sha256_hex
 
 RENDER_VERSION = 3  # bump when render_document's output changes: older cached renders are ignored
 _KEEP = 8
 
 
 def cache_key(data: bytes, wings: Wings, budget: int) -> str:
-    digest = hashlib.sha256(data).hexdigest()[:40]
+    digest = sha256_hex(data)[:40]
     return f"{RENDER_VERSION}:{digest}:{','.join(sorted(wing_keys(wings)))}:{budget}"
 
 

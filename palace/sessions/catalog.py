@@ -275,15 +275,29 @@ def _ends_finished(path: Path) -> bool:
     return False
 
 
-def _registered(home: Path, files: dict[str, dict[str, Path]]) -> set[str]:
-    """Sessions the live registry names (it entries of vanished journals are dropped). The first time a
+def _session_names(home: Path) -> tuple[set[str], set[str]]:
+    """The ids of the sessions with a journal, and of those with an archive (names only: no Path objects
+    and no stat per file, so that finding orphans costs about a directory listing)."""
+    try:
+        names = os.listdir(sessions_dir(home))
+    except FileNotFoundError:
+        return set(), set()
+    except OSError as exc:
+        raise StoreError(f"cannot list {sessions_dir(home)}: {exc.strerror}") from exc
+    journals = {name[:-6] for name in names if name.endswith(".jsonl")}
+    archives = {name[:-3] for name in names if name.endswith(".md")}
+    return journals, archives
+
+
+def _registered(home: Path, journals: set[str], archives: set[str]) -> set[str]:
+    """Sessions the live registry names (its entries of vanished journals are dropped). The first time a
     palace without a registry looks, journals that were resumed after their archive are found by reading
     their tails, once."""
     folder = live_dir(home)
     scanned = folder / ".scanned"
     named: set[str] = set()
     if not scanned.exists():
-        named = {sid for sid, f in files.items() if "jsonl" in f and "md" in f and not _ends_finished(f["jsonl"])}
+        named = {sid for sid in journals & archives if not _ends_finished(sessions_dir(home) / f"{sid}.jsonl")}
         with contextlib.suppress(OSError):
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             scanned.touch(mode=0o600)
@@ -291,7 +305,7 @@ def _registered(home: Path, files: dict[str, dict[str, Path]]) -> set[str]:
         for name in os.listdir(folder):
             if name.startswith("."):
                 continue
-            if "jsonl" in files.get(name, {}):
+            if name in journals:
                 named.add(name)
             else:
                 with contextlib.suppress(OSError):
@@ -302,11 +316,11 @@ def _registered(home: Path, files: dict[str, dict[str, Path]]) -> set[str]:
 def find_orphans(home: Path) -> list[Path]:
     """Journals left by sessions that died: nobody alive owns them, and they have no archive (found by name)
     or they are in the live registry (resumed after their archive, or stopped before it)."""
-    files = _session_files(home)
-    candidates = {sid for sid, f in files.items() if "jsonl" in f and "md" not in f} | _registered(home, files)
+    journals, archives = _session_names(home)
+    candidates = (journals - archives) | _registered(home, journals, archives)
     orphans: list[Path] = []
-    for session_id in sorted(candidates):
-        journal = files[session_id]["jsonl"]
+    for session_id in sorted(sid for sid in candidates if _FILE_RE.match(sid + ".jsonl")):
+        journal = sessions_dir(home) / f"{session_id}.jsonl"
         try:
             if is_live(journal):
                 continue

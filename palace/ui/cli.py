@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import difflib
+import contextlib
+import gc
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -27,12 +29,37 @@ def _date(text: str) -> date:
         raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from exc
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help layout, with the terminal's width found without importing shutil (argparse makes a
+    formatter for every argument it is given, and shutil costs a `palace memory save` a few ms)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
+        super().__init__(prog, indent_increment, max_help_position, width or _columns() - 2)
+
+
+def _columns() -> int:
+    """What shutil.get_terminal_size() says the width is: $COLUMNS, else stdout's terminal, else 80."""
+    with contextlib.suppress(KeyError, ValueError):
+        if int(os.environ["COLUMNS"]) > 0:
+            return int(os.environ["COLUMNS"])
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, with a did-you-mean for a mistyped subcommand (Python 3.11's argparse has none)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)  # subcommands' parsers are made with this class too
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         wrong = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         if wrong:
+            import difflib
+
             choices = re.findall(r"'([^']*)'", wrong.group(2))
             close = difflib.get_close_matches(wrong.group(1), choices, n=1)
             if close:
@@ -57,7 +84,59 @@ def _model_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Skipped:
+    """A subcommand that is declared but not built: what its declaration adds goes nowhere."""
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    def add_subparsers(self, **kwargs: Any) -> _Skipped:
+        return self
+
+    def add_mutually_exclusive_group(self, **kwargs: Any) -> _Skipped:
+        return self
+
+    def add_parser(self, name: str, **kwargs: Any) -> _Skipped:
+        return self
+
+
+class _Commands:
+    """The subcommands as they are declared: every one built, or only the one about to run (argparse builds
+    each subparser and its arguments at once, ~2 ms a command: most of a `palace memory save`'s own time)."""
+
+    def __init__(self, action: Any, only: str | None) -> None:
+        self.action = action
+        self.only = only
+        self.names: list[str] = []
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        self.names.append(name)
+        if self.only is None or name == self.only:
+            return self.action.add_parser(name, **kwargs)
+        return _Skipped()
+
+
+def build_parser(only: str | None = None, action: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser: every subcommand, or with `only` just that one (the others are left out),
+    and of its actions (`memory save`) only `action` when it is one of them."""
+    parser, _names, actions = _declare(only, action)
+    if action is not None and actions and action not in actions:  # argparse will list the actions: all of them
+        parser, _names, actions = _declare(only, None)
+    return parser
+
+
+def command_names() -> list[str]:
+    """The subcommands, in the order --help lists them."""
+    if not _COMMAND_NAMES:
+        _COMMAND_NAMES.extend(_declare("", None)[1])
+    return list(_COMMAND_NAMES)
+
+
+_COMMAND_NAMES: list[str] = []
+
+
+def _declare(only: str | None, action: str | None) -> tuple[argparse.ArgumentParser, list[str], list[str]]:
+    """The parser, the subcommands' names and the names of the actions of `only`'s (all declared)."""
     parser = _Parser(
         prog="palace",
         description="A terminal agent that remembers: memories live in $PALACE_HOME/memories.md (a memory palace).",
@@ -65,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
         '`palace "QUESTION"` is `palace ask "QUESTION"`.',
     )
     parser.add_argument("--version", action="version", version=f"palace {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    sub = _Commands(parser.add_subparsers(dest="command", metavar="COMMAND", required=True), only)
 
     chat = sub.add_parser("chat", help="chat with the model (the default)")
     _model_flags(chat)
@@ -85,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--json", action="store_true", help="print one JSON object: answer, session, tokens, changes")
 
     memory = sub.add_parser("memory", help="read and change memories.md")
-    msub = memory.add_subparsers(dest="action", metavar="ACTION", required=True)
+    msub = _Commands(memory.add_subparsers(dest="action", metavar="ACTION", required=True), action)
     show = msub.add_parser("show", help="the memory as the model sees it")
     show.add_argument("--wing", action="append", help="show this wing's memories with the shared halls (repeatable)")
     show.add_argument("--raw", action="store_true", help="print the file exactly as it is")
@@ -111,7 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     clear.add_argument("--all", dest="everything", action="store_true", help="your own notes too: empty the file")
 
     sessions = sub.add_parser("sessions", help="archived sessions (cold memory)")
-    ssub = sessions.add_subparsers(dest="action", metavar="ACTION", required=True)
+    ssub = _Commands(sessions.add_subparsers(dest="action", metavar="ACTION", required=True), action)
     ssub.add_parser("list", help="sessions, newest first")
     sshow = ssub.add_parser("show", help="one session's archive, or with --transcript its conversation")
     sshow.add_argument("id")
@@ -168,7 +247,8 @@ def build_parser() -> argparse.ArgumentParser:
     shell = sub.add_parser("completion", help="print a shell completion script: palace completion bash|zsh|fish")
     shell.add_argument("shell", choices=("bash", "zsh", "fish"))
     _agent_commands(sub)
-    return parser
+    actions = {"memory": msub.names, "sessions": ssub.names}.get(only or "", [])
+    return parser, sub.names, actions
 
 
 def _agent_commands(sub: Any) -> None:
@@ -194,14 +274,9 @@ _ASK_HELP = """One message, one reply. The reply alone goes to stdout (notices t
 `git diff | palace ask "review this"`. --json prints one object for scripts."""
 
 _CHAT_VALUE_FLAGS = frozenset({"--model", "--base-url", "--wing"})
-
-
-def command_names(parser: argparse.ArgumentParser) -> list[str]:
-    """The parser's subcommands."""
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return list(action.choices)
-    return []
+# Commands that finish in a moment: they run without the cyclic garbage collector (reference counting frees
+# what they drop; the process ends before cycles matter). The REPL, ask, mcp and the rest keep it.
+_SHORT = frozenset({"memory", "sessions", "init", "log", "doctor", "export", "import", "completion"})
 
 
 def route(words: list[str], commands: list[str]) -> list[str] | str:
@@ -216,6 +291,8 @@ def route(words: list[str], commands: list[str]) -> list[str] | str:
         return ["--help"]
     if first.startswith("-"):
         return ["ask", *words] if _has_message(words) else ["chat", *words]
+    import difflib  # only for a word that is no command
+
     close = difflib.get_close_matches(first, commands, n=1, cutoff=0.75)
     if close and re.fullmatch(r"[a-z][a-z-]*", first):
         return f"unknown command `{first}`; did you mean `{close[0]}`? (`palace --help` lists the commands)"
@@ -270,8 +347,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         Console().error(problem)
         return 2
-    parser = build_parser()
-    routed = route(words, command_names(parser))  # `palace`, `palace --model M`: chat; `palace "question"`: ask
+    names = command_names()
+    routed = route(words, names)  # `palace`, `palace --model M`: chat; `palace "question"`: ask
+    command = routed[0] if isinstance(routed, list) and routed and routed[0] in names else None
+    collecting = gc.isenabled()
+    if command in _SHORT:
+        gc.disable()  # it would only walk the modules being imported (a tenth of a `palace memory save`)
+    try:
+        return _main(routed, command)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _main(routed: list[str] | str, command: str | None) -> int:
+    parser = build_parser(command, routed[1] if command and len(routed) > 1 else None)
     if isinstance(routed, str):
         parser.print_usage(sys.stderr)
         sys.stderr.write(f"palace: error: {routed}\n")
@@ -315,17 +405,18 @@ def _run(args: argparse.Namespace) -> int:
         return 130
 
 
-def _app(settings: Settings, console: Console) -> App:
+def _app(settings: Settings, console: Console, *, background_commits: bool = False) -> App:
     from palace.app import App
 
-    return App(settings, warn=console.warn)
+    return App(settings, warn=console.warn, background_commits=background_commits)
 
 
 def _chat(args: argparse.Namespace, settings: Settings, console: Console) -> int:
     from palace.app import detect_wings
     from palace.ui.repl import Repl
 
-    return Repl(_app(settings, console), console, wings=detect_wings(settings), resume=args.resume).run()
+    app = _app(settings, console, background_commits=True)  # a save returns before git has committed it
+    return Repl(app, console, wings=detect_wings(settings), resume=args.resume).run()
 
 
 def _ask(args: argparse.Namespace, settings: Settings, console: Console) -> int:

@@ -134,7 +134,7 @@ def _edit(app: App, console: Console) -> int:
         init_palace(app.settings.home, git=False)
     code = open_editor(store.file, notice=console.info)
     with store.lock():
-        app.history.before_write(store.file)
+        app.history.commit_pending(store.file)
     status = lint_command(None, app.settings, console)
     return code or status
 

@@ -215,7 +215,7 @@ class Repl:
         """After /edit: record the hand edit in git right away (a no-op without git or without changes) and
         build the prompt from it now, so that neither the watcher nor the next turn announces it again."""
         with self.store.lock():
-            self.app.history.before_write(self.store.file)
+            self.app.history.commit_pending(self.store.file)
         if self.session.hand_edited():
             self._show_prompt_notices(self.session)
         self._edit_told = False
@@ -368,6 +368,7 @@ class Repl:
         finally:
             watcher.stop()
             self.end_session()
+            self.app.history.flush()  # the memory changes' commits, before the process goes
             for sig, handler in previous.items():
                 with contextlib.suppress(ValueError, TypeError):
                     signal.signal(sig, handler)
