@@ -319,6 +319,12 @@ def test_a_true_conflict_is_left_in_its_room_explained_and_finished_by_the_next_
     assert lint.returncode == 1 and "an unresolved merge conflict in Preferences/editors" in lint.stderr
     assert "keep one side (or write what both should say), delete the markers" in lint.stderr
     assert palace_cli(desktop.home, "sync").returncode == 1  # still there: nothing is committed or pushed
+    saved = palace_cli(desktop.home, "memory", "save", "Preferences/terminals", "The user runs kitty")
+    assert saved.returncode == 0 and "Saved to Preferences/terminals" in saved.stdout  # a save still works
+    assert "it is committed after the conflict `palace sync` left in memories.md is resolved" in saved.stdout
+    assert "fatal" not in saved.stdout + saved.stderr and "hand edit" not in saved.stdout + saved.stderr
+    lines = desktop.data.decode().splitlines()
+    start = lines.index("<<<<<<< ours")
     assert "helix" not in remote_file(remote)
     assert lines[start + 1 : start + 4] == [
         "- [2026-01-01] The user edits with helix every day",
@@ -338,6 +344,7 @@ def test_a_true_conflict_is_left_in_its_room_explained_and_finished_by_the_next_
         "Tabs are four spaces",
         "Postgres chosen",
         "zsh with starship",
+        "The user runs kitty",  # saved during the conflict, committed with the finished merge
     }
     clean(desktop.home)
 

@@ -45,6 +45,10 @@ def stderr_warning(message: str) -> None:
 # --------------------------------------------------------------------------- the write hook
 
 
+class MergeWaiting(GitTrouble):
+    """`palace sync` stopped at a conflict: nothing can be committed until the user resolves it."""
+
+
 class GitHistory:
     """A store write hook: commits each change (git work tree + autocommit) and keeps the undo record."""
 
@@ -85,12 +89,17 @@ class GitHistory:
     def _trouble(self, what: str, exc: GitTrouble) -> None:
         if not self._warned:
             self._warned = True
-            self.warn(f"{exc} — {what}")
+            self.warn(str(exc) if isinstance(exc, MergeWaiting) else f"{exc} — {what}")
 
     def _check_top(self) -> bool:
-        if is_own_repo(self.home):
-            return True
-        raise GitTrouble(f"{self.home}/.git exists but is not a usable git repository")
+        if not is_own_repo(self.home):
+            raise GitTrouble(f"{self.home}/.git exists but is not a usable git repository")
+        if (self.home / ".git" / "MERGE_HEAD").exists():  # git refuses partial commits until the merge ends
+            raise MergeWaiting(
+                "the change is saved; it is committed after the conflict `palace sync` left in memories.md is "
+                "resolved (`palace memory lint` shows where) and `palace sync` runs again"
+            )
+        return True
 
     def _message(self, digest: str | None, current: str | None = None) -> str:
         fresh = self._committer.fresh if self._committer is not None else ()
