@@ -18,7 +18,7 @@ from typing import NamedTuple, TypeVar
 
 from palace.errors import RecallError
 from palace.paths import MEMORIES, PalacePaths
-from palace.recall import rank
+from palace.recall import rank, scan_state
 from palace.recall.rank import RecallHit
 from palace.recall.schema import DOC_BITS, SCHEMA, TABLES, chunks, index_version
 from palace.recall.sources import Doc, FileKind, FileMeta, Found, ParsedFile, classify, hot_files, read_file
@@ -86,7 +86,7 @@ class RecallIndex:
         self._cache = rank.IndexCache()
         self._last_full = 0.0
         self._rebuilt = False
-        self._state: _ScanState | None = None  # the scan state as last read or written
+        self._state: scan_state.ScanState | None = None  # the scan state as last read or written
 
     # -- connection ------------------------------------------------------------------------------
 
@@ -292,7 +292,7 @@ class RecallIndex:
         """A new process takes up the scan state an earlier one left (the last full scan, the hot files)
         while it holds: the same index, an unchanged sessions/ and a full scan less than
         FULL_SCAN_SECONDS ago. Its first search then stats the hot files, not every session file."""
-        state = _read_state(conn)
+        state = scan_state.read(conn)
         if state is None or time.time() - state.last_full > FULL_SCAN_SECONDS:
             return
         try:
@@ -304,22 +304,9 @@ class RecallIndex:
             self._state = state
 
     def _keep_state(self, conn: sqlite3.Connection) -> None:
-        """Record the scan state for the next process (when it changed; never worth a failed search)."""
-        if self._dir_mtime is None:
-            return
-        # A folder changed a moment ago may change again within its mtime's granularity (a file added then
-        # would leave the same mtime): such a state is kept with no mtime, and the next process lists again.
-        settled = time.time_ns() - self._dir_mtime > _SETTLED_NS
-        state = _ScanState(_generation(conn), self._dir_mtime if settled else -1, self._last_full, tuple(self._hot))
-        if state == self._state:
-            return
-        with contextlib.suppress(sqlite3.Error):
-            conn.execute(_STATE_TABLE)
-            conn.execute(
-                "INSERT OR REPLACE INTO scan_state (id, generation, dir_mtime, last_full, hot) VALUES (1, ?, ?, ?, ?)",
-                (state.generation, state.dir_mtime, state.last_full, "\n".join(state.hot)),
-            )
-            self._state = state
+        """Record the scan state for the next process (when it changed)."""
+        if self._dir_mtime is not None:
+            self._state = scan_state.keep(conn, self._state, self._dir_mtime, self._last_full, self._hot)
 
     def _write(self, conn: sqlite3.Connection, batch: list[tuple[str, FileMeta | None]], stats: RefreshStats) -> bool:
         """Re-index (meta) or drop (None) a batch of files in one transaction; False if another process
@@ -402,43 +389,6 @@ def _rebuild_schema(conn: sqlite3.Connection) -> None:
         with contextlib.suppress(sqlite3.Error):
             conn.execute("ROLLBACK")
         raise
-
-
-_SETTLED_NS = 2_000_000_000
-_STATE_TABLE = """CREATE TABLE IF NOT EXISTS scan_state (
-    id INTEGER PRIMARY KEY CHECK (id = 1),
-    generation INTEGER,
-    dir_mtime INTEGER NOT NULL,
-    last_full REAL NOT NULL,
-    hot TEXT NOT NULL
-)"""
-
-
-class _ScanState(NamedTuple):
-    """What the last catch-up knew: sessions/'s mtime then, when every file was last stat'ed, the hot files.
-    `generation` (the index's lowest file id) ties it to one build of the index: a rebuilt one has others."""
-
-    generation: int | None
-    dir_mtime: int
-    last_full: float
-    hot: tuple[str, ...]
-
-
-def _generation(conn: sqlite3.Connection) -> int | None:
-    row = conn.execute("SELECT min(id) FROM file").fetchone()
-    return None if row is None or row[0] is None else int(row[0])
-
-
-def _read_state(conn: sqlite3.Connection) -> _ScanState | None:
-    """The scan state an earlier process left for this index, or None (none, or of another build)."""
-    try:
-        row = conn.execute("SELECT generation, dir_mtime, last_full, hot FROM scan_state WHERE id = 1").fetchone()
-    except sqlite3.OperationalError:
-        return None  # no state kept yet
-    if row is None or row[0] != _generation(conn):
-        return None
-    hot = tuple(rel for rel in str(row[3]).split("\n") if rel)
-    return _ScanState(row[0], int(row[1]), float(row[2]), hot)
 
 
 def _stat_sessions(home: Path, rels: set[str]) -> Found:
