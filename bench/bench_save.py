@@ -145,6 +145,7 @@ def _warn(palace: Palace, times: SaveTimes) -> None:
 
 
 def row2(root: Path, quick: bool) -> None:
+    """In a folder outside any git repository (no project around it), as from a user's home."""
     runs = 5 if quick else 15
     pass_env = benchlib.child_env(None)
     for git in (False, True):
@@ -156,8 +157,8 @@ def row2(root: Path, quick: bool) -> None:
         for n in range(runs + 2):  # two warm-ups
             path = rng.choice(palace.rooms)
             content = palacegen.fresh_entry(prose, path.split("/")[-2], n)
-            saved = benchlib.run([*benchlib.PALACE, "memory", "save", path, content], env)
-            floor = benchlib.run([sys.executable, "-c", "pass"], pass_env)
+            saved = benchlib.run([*benchlib.PALACE, "memory", "save", path, content], env, cwd=root)
+            floor = benchlib.run([sys.executable, "-c", "pass"], pass_env, cwd=root)
             if n >= 2:
                 ours.append(saved)
                 bare.append(floor)
