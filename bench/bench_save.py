@@ -4,8 +4,9 @@
    builds it: the GitHistory hook commits in a background thread) on a 1,000-entry memories.md, in a palace
    without git and in one made by `palace init --git`, vs a bare temp-write + fsync + rename + folder fsync
    of the same bytes (goal <= 3x). With git, each save is timed with the committer idle (the commits of the
-   one before waited for, untimed: in the REPL a model turn separates saves), and then in a burst (saves
-   back to back while the commits run: report only); the background commit's own time is printed too.
+   one before waited for and written back with os.sync(), untimed: in the REPL a model turn separates
+   saves), and then in a burst (saves back to back while the commits run: report only); the background
+   commit's own time is printed too.
 2. `palace memory save PATH CONTENT` as a whole process on a 1,000-entry palace: CPU time (user + sys, from
    os.wait4) vs `python -c pass` (goal <= 4x), and wall time.
 3. Save cost vs file size, 10 -> 100 -> 1,000 -> 5,000 -> 20,000 entries (REPL path, no git): ms per save,
@@ -98,6 +99,8 @@ def time_saves(palace: Palace, samples: int, *, seed: int = 4, spaced: bool = Fa
         not_saved += results[0].action != "saved"
         palace.store.forget(path, results[0].content)
         flushed = benchlib.timed(palace.flush) if spaced else 0.0
+        if spaced:
+            os.sync()  # what the seconds of a model turn give the kernel: git's writes reach the disk
         if n >= 3:
             saves.append(took)
             bares.append(bare)
@@ -142,6 +145,7 @@ def _warn(palace: Palace, times: SaveTimes) -> None:
 
 
 def row2(root: Path, quick: bool) -> None:
+    """In a folder outside any git repository (no project around it), as from a user's home."""
     runs = 5 if quick else 15
     pass_env = benchlib.child_env(None)
     for git in (False, True):
@@ -153,8 +157,8 @@ def row2(root: Path, quick: bool) -> None:
         for n in range(runs + 2):  # two warm-ups
             path = rng.choice(palace.rooms)
             content = palacegen.fresh_entry(prose, path.split("/")[-2], n)
-            saved = benchlib.run([*benchlib.PALACE, "memory", "save", path, content], env)
-            floor = benchlib.run([sys.executable, "-c", "pass"], pass_env)
+            saved = benchlib.run([*benchlib.PALACE, "memory", "save", path, content], env, cwd=root)
+            floor = benchlib.run([sys.executable, "-c", "pass"], pass_env, cwd=root)
             if n >= 2:
                 ours.append(saved)
                 bare.append(floor)

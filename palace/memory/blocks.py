@@ -13,7 +13,7 @@ from datetime import date
 from typing import Any, NamedTuple
 
 from palace.memory.fastscan import simple_tokens
-from palace.memory.halls import MemoryPath
+from palace.memory.halls import MemoryPath, computed_once
 from palace.memory.keys import normalise, words_of
 
 ITEM_RE = re.compile(r"^(?P<indent> {0,3})(?P<bullet>[-*+])(?P<gap>[ \t]+|$)(?P<rest>.*)$")
@@ -45,12 +45,12 @@ class Entry:
     def sort_date(self) -> str:
         return self.date or ""
 
-    @functools.cached_property
+    @computed_once
     def key(self) -> str:
         """The content normalised for comparison (see `normalise`)."""
         return normalise(self.content)
 
-    @functools.cached_property
+    @computed_once
     def words(self) -> frozenset[str]:
         """The content's words, for near-duplicate detection (see `words_of`)."""
         return words_of(self.content)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from palace.errors import MemoryPathError
 
@@ -147,6 +149,22 @@ def wing_advice(text: str) -> str:
     return f'try "{slug}"' if plain and slug != text and is_valid_wing(slug) else WING_RULE
 
 
+class computed_once:  # lower case: it is used as a decorator, like functools.cached_property
+    """functools.cached_property without its lock (Python 3.11 takes one at every first access, a few µs;
+    a parse reads the key of every entry once): the value is stored in the instance on first access."""
+
+    def __init__(self, func: Callable[[Any], Any]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.func(instance)
+        return value
+
+
 @dataclass(frozen=True)
 class MemoryPath:
     """Where an entry lives: an optional wing, a hall and a room slug."""
@@ -159,7 +177,7 @@ class MemoryPath:
         parts = [self.wing] if self.wing else []
         return "/".join([*parts, self.hall.value, self.room])
 
-    @functools.cached_property
+    @computed_once
     def wing_key(self) -> str | None:
         return wing_key(self.wing) if self.wing else None
 

@@ -19,7 +19,7 @@ from typing import NamedTuple, TypeVar
 from palace.errors import RecallError
 from palace.memory.reuse import ReuseCounts
 from palace.paths import MEMORIES, SUPERSEDED, PalacePaths
-from palace.recall import rank
+from palace.recall import rank, scan_state
 from palace.recall.rank import RecallHit
 from palace.recall.schema import DOC_BITS, SCHEMA, TABLES, chunks, index_version
 from palace.recall.scope import Scope
@@ -91,6 +91,7 @@ class RecallIndex:
         self._reuse = ReuseCounts(self.home)
         self._reuse_stamp: tuple[int, int] | None = None
         self._reuse_totals: dict[str, int] = {}
+        self._state: scan_state.ScanState | None = None  # the scan state as last read or written
 
     # -- connection ------------------------------------------------------------------------------
 
@@ -243,9 +244,12 @@ class RecallIndex:
         except OSError:
             dir_mtime = None
         now = time.time()
-        full = self._dir_mtime is None or now - self._last_full > FULL_SCAN_SECONDS
+        # Without the names of a listing (a process that took up an earlier one's state), a changed
+        # directory is read as at first use.
+        changed = dir_mtime != self._dir_mtime
+        full = self._dir_mtime is None or now - self._last_full > FULL_SCAN_SECONDS or (changed and not self._names)
         checked: set[str] | None = None
-        if full or dir_mtime != self._dir_mtime:
+        if full or changed:
             # Read the directory's mtime before listing it: a file added meanwhile changes it again.
             self._dir_mtime = dir_mtime
             to_stat, checked = self._list(sessions, full, now)
@@ -287,6 +291,8 @@ class RecallIndex:
 
     def _refresh(self, conn: sqlite3.Connection) -> RefreshStats:
         stats = RefreshStats()
+        if self._dir_mtime is None:
+            self._resume(conn)
         found, checked = self._scan()
         stats.full_scan = checked is None
         known = _indexed_stamps(conn, checked)
@@ -299,7 +305,29 @@ class RecallIndex:
                 break
         if work:
             self._cache.doc_count = None
+        if not stats.busy:
+            self._keep_state(conn)
         return stats
+
+    def _resume(self, conn: sqlite3.Connection) -> None:
+        """A new process takes up the scan state an earlier one left (the last full scan, the hot files)
+        while it holds: the same index, an unchanged sessions/ and a full scan less than
+        FULL_SCAN_SECONDS ago. Its first search then stats the hot files, not every session file."""
+        state = scan_state.read(conn)
+        if state is None or time.time() - state.last_full > FULL_SCAN_SECONDS:
+            return
+        try:
+            dir_mtime = PalacePaths(self.home).sessions.stat().st_mtime_ns
+        except OSError:
+            return
+        if dir_mtime == state.dir_mtime:
+            self._dir_mtime, self._last_full, self._hot = dir_mtime, state.last_full, list(state.hot)
+            self._state = state
+
+    def _keep_state(self, conn: sqlite3.Connection) -> None:
+        """Record the scan state for the next process (when it changed)."""
+        if self._dir_mtime is not None:
+            self._state = scan_state.keep(conn, self._state, self._dir_mtime, self._last_full, self._hot)
 
     def _write(self, conn: sqlite3.Connection, batch: list[tuple[str, FileMeta | None]], stats: RefreshStats) -> bool:
         """Re-index (meta) or drop (None) a batch of files in one transaction; False if another process
@@ -367,7 +395,7 @@ def _rebuild_schema(conn: sqlite3.Connection) -> None:
     conn.execute("BEGIN IMMEDIATE")
     try:
         if conn.execute("PRAGMA user_version").fetchone()[0] != expected:  # not rebuilt by another process
-            for table in TABLES:
+            for table in (*TABLES, "scan_state"):
                 conn.execute(f"DROP TABLE IF EXISTS {table}")
             for statement in SCHEMA.split(";"):
                 if statement.strip():
@@ -387,12 +415,13 @@ def _rebuild_schema(conn: sqlite3.Connection) -> None:
 def _stat_sessions(home: Path, rels: set[str]) -> Found:
     """What each of the session files at rels is, with its stat stamp (files gone meanwhile left out)."""
     found: Found = {}
+    base = os.fspath(home) + os.sep  # plain strings: a Path per file was most of a full scan's time
     for rel in sorted(rels):  # in name order: file ids, and so ties in the shortlist, do not vary by run
         name = classify(rel[len(SESSIONS_DIR) :])
         if name is None:
             continue
         try:
-            st = os.stat(home / rel)
+            st = os.stat(base + rel)
         except OSError:
             continue  # gone meanwhile
         if stat.S_ISREG(st.st_mode):
@@ -419,6 +448,11 @@ class _VocabDelta:
         self.docs: Counter[str] = Counter()
         self.files: Counter[str] = Counter()
         self.dropped = False
+
+    def add_file(self, docs: list[set[str]], held: Collection[str]) -> None:
+        """A file indexed: the distinct terms of each of its documents, and of the file."""
+        self.docs.update(chain.from_iterable(docs))  # an iterable, not a mapping: counted in C
+        self.files.update(held)
 
     def add(self, held: Counter[str], sign: int) -> None:
         if sign > 0:
@@ -465,19 +499,20 @@ def _insert_docs(conn: sqlite3.Connection, file_id: int, source: str, parsed: Pa
     whole in the file-level index (which files hold a term: the shortlist) and the vocabulary (how many
     documents and files hold each term: the weights, typo corrections)."""
     docs: list[Doc] = parsed.docs[: 1 << DOC_BITS]
-    stored: list[str] = []
+    rows: list[tuple[int, int, str, str, str, str, str]] = []
     for number, doc in enumerate(docs):
         terms = " ".join(tokenize(doc.text if doc.indexed is None else doc.indexed))
-        if not terms:
-            continue
-        rowid = file_id << DOC_BITS | number
-        conn.execute(
-            "INSERT INTO doc (id, file_id, source, date, kind, text, terms) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (rowid, file_id, source, doc.date, doc.kind, doc.text, terms),
-        )
-        conn.execute("INSERT INTO fts (rowid, terms) VALUES (?, ?)", (rowid, terms))
-        stored.append(terms)
-    held = _held(stored)
+        if terms:
+            rows.append((file_id << DOC_BITS | number, file_id, source, doc.date, doc.kind, doc.text, terms))
+    # One statement per file, not two per document: the build spends its time in Python, not in SQLite.
+    conn.executemany(
+        "INSERT INTO doc (id, file_id, source, date, kind, text, terms) VALUES (?, ?, ?, ?, ?, ?, ?)", rows
+    )
+    conn.executemany("INSERT INTO fts (rowid, terms) VALUES (?, ?)", [(row[0], row[6]) for row in rows])
+    per_doc = [set(row[6].split(" ")) for row in rows]
+    for distinct in per_doc:
+        distinct.discard("")
+    held = set().union(*per_doc)
     if held:
         conn.execute("INSERT INTO ffts (rowid, terms) VALUES (?, ?)", (file_id, " ".join(sorted(held))))
-        delta.add(held, 1)
+        delta.add_file(per_doc, held)

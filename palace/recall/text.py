@@ -204,7 +204,8 @@ def tokenize(text: str) -> list[str]:
     """Index terms of text: stemmed words and CJK bigrams, in order."""
     normed = _norm(text)
     if _HAS_CJK.search(normed) is None and _NUMBER_WORD.search(normed) is None:
-        return [stem(word) for word in _WORD.findall(normed)]
+        known = _STEM_CACHE.get  # most words were stemmed before: a lookup, not a call (the index build's time)
+        return [known(word) or stem(word) for word in _WORD.findall(normed)]
     terms: list[str] = []
     for piece, is_cjk in _pieces(normed):
         if is_cjk:
