@@ -17,9 +17,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from palace.errors import ContentError, EntryNotFoundError, StoreError
-from palace.memory import MemoryPath, MemoryStore, parse_path
+from palace.memory import MemoryPath, MemoryStore, parse_path, shifted
 from palace.memory.document import Document
+from palace.memory.halls import Hall
 from palace.memory.ops import normalise
+from palace.memory.sections import section_key
 
 # More examples for a bug hunt: PALACE_PROPERTY_EXAMPLES=5000 pytest tests/test_memory_property.py
 EXAMPLES = int(os.environ.get("PALACE_PROPERTY_EXAMPLES", "300"))
@@ -406,3 +408,105 @@ def test_reparsing_around_a_change_equals_parsing_everything(
         if derived is not None:
             assert describe(derived) == describe(Document._parse_all(new))
             old, current = derived, new
+
+
+def _edited(current: bytes, at: int, remove: int, chunks: list[list[bytes]], eol: bytes) -> bytes:
+    body = current.split(b"\n")
+    at = min(at, len(body))
+    inserted = [line + (eol if eol else b"") for chunk in chunks for line in chunk]
+    joined = [*(line + b"\n" for line in body[:-1]), body[-1]]
+    return b"".join([*joined[:at], b"\n".join(inserted) + (b"\n" if inserted else b""), *joined[at + remove :]])
+
+
+def findings(doc: Document) -> tuple[object, ...]:
+    """What the save path asks a document (rooms, halls, wings, the room of each entry, the next heading)."""
+    every = [(s.kind, s.heading.line, s.end, s.wing, s.hall, s.room) for s in doc.sections]
+    rooms = [MemoryPath(s.wing, s.hall, s.room) for s in doc.sections if s.kind == "room" and s.hall and s.room]
+    return (
+        [[(s.heading.line, s.end) for s in doc.room_sections(path)] for path in rooms],
+        [[s.heading.line for s in doc.hall_sections(path.wing, path.hall)] for path in rooms],
+        [[s.heading.line for s in doc.wing_sections(path.wing)] for path in rooms if path.wing],
+        [(room.heading.line, room.end) if (room := doc.room_of(e)) else None for e in doc.entries],
+        [(doc.next_section(line), doc.next_heading(line)) for line in range(0, len(doc.lines) + 1, 3)],
+        [len(doc.sections_between(line, line + 5)) for line in range(0, len(doc.lines), 4)],
+        [[(s.heading.line, s.end) for s in doc._matching(section_key(section))] for section in doc.sections],
+        every,
+    )
+
+
+@settings(max_examples=max(EXAMPLES // 3, 30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=documents(),
+    changes=st.lists(
+        st.tuples(st.integers(0, 60), st.integers(0, 3), st.lists(block, max_size=2), st.sampled_from([b"\n", b""])),
+        min_size=1,
+        max_size=40,
+    ),
+    most_pieces=st.sampled_from([1, 2, shifted.MAX_PIECES]),
+)
+def test_a_long_chain_of_reparses_read_only_at_its_end_equals_parsing_everything(
+    data: bytes, changes: list[tuple[int, int, list[list[bytes]], bytes]], most_pieces: int
+) -> None:
+    # Each derived document shares its structure with the one before, moved lazily: reading nothing in between
+    # lets the pieces pile up and be joined again (often, with a low limit), as a long REPL session's saves do.
+    kept = shifted.MAX_PIECES
+    shifted.MAX_PIECES = most_pieces
+    try:
+        _chain(data, changes)
+    finally:
+        shifted.MAX_PIECES = kept
+
+
+def _chain(data: bytes, changes: list[tuple[int, int, list[list[bytes]], bytes]]) -> None:
+    old = Document._parse_all(data)
+    current = data
+    for number, (at, remove, chunks, eol) in enumerate(changes):
+        new = _edited(current, at, remove, chunks, eol)
+        derived = old._derive(new)
+        if derived is None:
+            derived = Document._parse_all(new)
+        if number % 2:  # what a save asks: its room (the index of sections is then patched, not built again)
+            derived.room_sections(MemoryPath(None, Hall.PREFERENCES, "editors"))
+        old, current = derived, new
+    fresh = Document._parse_all(current)
+    assert findings(old) == findings(fresh)
+    assert describe(old) == describe(fresh)
+
+
+def test_a_palace_edited_many_times_in_a_row_reads_as_parsed_afresh() -> None:
+    # Many rooms and many edits, each derived from the last, with the pieces joined often: the index of
+    # sections a save uses must follow the objects the join made.
+    import random
+
+    rng = random.Random(7)
+    text = ["# Memory", ""]
+    for hall in ("Preferences", "Decisions"):
+        text += [f"## {hall}", ""]
+        for room in range(20):
+            text += [f"### room-{room}", *(f"- [2026-11-0{n + 1}] fact {room}.{n}" for n in range(3)), ""]
+    text += ["## ifai", "", "### Decisions", "", "#### db", "- [2026-11-01] Postgres", ""]
+    current = "\n".join(text).encode()
+    old = Document._parse_all(current)
+    kept = shifted.MAX_PIECES
+    shifted.MAX_PIECES = 1
+    try:
+        for number in range(160):
+            lines = current.split(b"\n")
+            at = rng.randrange(len(lines))
+            kind = rng.random()
+            if kind < 0.5:
+                lines.insert(at, b"- [2026-12-01] new fact %d" % number)
+            elif kind < 0.65:
+                lines.insert(at, b"### room-new-%d" % number)
+            elif kind < 0.75:
+                lines.insert(at, b"")
+            else:
+                del lines[at]
+            current = b"\n".join(lines)
+            old = old._derive(current) or Document._parse_all(current)
+            old.room_sections(MemoryPath(None, Hall.PREFERENCES, "room-3"))
+    finally:
+        shifted.MAX_PIECES = kept
+    fresh = Document._parse_all(current)
+    assert findings(old) == findings(fresh)
+    assert describe(old) == describe(fresh)

@@ -25,10 +25,20 @@ from palace.memory.lines import (
     compact_runs,
     cut_runs,
     patched_index,
-    spliced_spans,
     split_lines,
 )
-from palace.memory.sections import Kind, Section, SectionSig, build_sections, rebuild_sections
+from palace.memory.sections import (
+    Kind,
+    Section,
+    SectionKey,
+    SectionSig,
+    build_sections,
+    move_section,
+    rebuild_sections,
+    section_key,
+    section_line,
+)
+from palace.memory.shifted import Shifted
 
 _HALL, _WING, _WING_HALL, _ROOM = Kind.HALL, Kind.WING, Kind.WING_HALL, Kind.ROOM  # enum lookups are slow in loops
 
@@ -95,11 +105,11 @@ class Document:
     bom: bool = False
     final_newline: bool = True
     newline: str = "\n"
-    headings: list[Heading] = field(default_factory=list)
-    sections: list[Section] = field(default_factory=list)
-    lists: list[tuple[int, int]] = field(default_factory=list)  # top-level list spans
-    unparsed_lists: list[tuple[int, int]] = field(default_factory=list)  # lists kept opaque
-    blocks: list[Block] = field(default_factory=list)  # top-level blocks
+    _blocks: Shifted[Block] = field(default_factory=lambda: _shifted_blocks([]), repr=False)  # top-level blocks
+    _headings: Shifted[Heading] = field(default_factory=lambda: _shifted_headings([]), repr=False)
+    _sections: Shifted[Section] = field(default_factory=lambda: _shifted_sections([]), repr=False)
+    _lists: Shifted[tuple[int, int]] = field(default_factory=lambda: _shifted_spans([]), repr=False)  # top-level lists
+    _unparsed: Shifted[tuple[int, int]] = field(default_factory=lambda: _shifted_spans([]), repr=False)  # kept opaque
     derived: Derived | None = field(default=None, repr=False)  # set when re-parsed only around a change
     _raw: bytes | None = field(default=None, repr=False)  # the bytes this was parsed from (not when built by hand)
     # The entries, as runs of Entry objects shared with the document this one was derived from, each run
@@ -109,13 +119,35 @@ class Document:
     # Entries in rooms by their comparison key (as stored in the runs), built on first use and patched
     # from the parent's when a document is derived, so that finding an equal entry never walks them all.
     _keys: dict[str, list[Entry]] | None = field(default=None, repr=False)
-    _section_lines: list[int] | None = field(default=None, repr=False)
-    _heading_lines: list[int] | None = field(default=None, repr=False)
+    # Sections by section_key (the stored objects, to be placed), built on first use and patched when derived.
+    _by_key: dict[SectionKey, list[Section]] | None = field(default=None, repr=False)
+    _tally: tuple[int, int, int] | None = field(default=None, repr=False)  # of the endings (see _endings)
 
     def __post_init__(self) -> None:
-        self._crlf = self.eols.count("\r\n")  # lines that end with CRLF
-        self._cr = self.eols.count("\r")  # lines that end with a lone CR (a file without LFs)
-        self._ended = len(self.eols) - self.eols.count("")  # lines that have an ending
+        self._crlf, self._cr, self._ended = self._tally or _endings(self.eols)
+
+    @property
+    def blocks(self) -> list[Block]:
+        """The top-level blocks, in order."""
+        return self._blocks.flat()
+
+    @property
+    def headings(self) -> list[Heading]:
+        return self._headings.flat()
+
+    @property
+    def sections(self) -> list[Section]:
+        return self._sections.flat()
+
+    @property
+    def lists(self) -> list[tuple[int, int]]:
+        """The top-level lists' line spans."""
+        return self._lists.flat()
+
+    @property
+    def unparsed_lists(self) -> list[tuple[int, int]]:
+        """The top-level lists of an unusual shape, kept opaque."""
+        return self._unparsed.flat()
 
     @property
     def entries(self) -> list[Entry]:
@@ -159,22 +191,17 @@ class Document:
 
     def sections_between(self, first: int, end: int) -> list[Section]:
         """The sections whose heading starts in lines [first, end)."""
-        if self._section_lines is None:
-            self._section_lines = [s.heading.line for s in self.sections]
-        lines = self._section_lines
-        return self.sections[bisect.bisect_left(lines, first) : bisect.bisect_left(lines, end)]
+        return self._sections.between(first, end)
 
     def next_section(self, line: int) -> int:
         """The first section heading's line at or after line, or the end of the document."""
-        found = self.sections_between(line, len(self.lines))
-        return found[0].heading.line if found else len(self.lines)
+        index = self._sections.index(line)
+        return self._sections[index].heading.line if index < len(self._sections) else len(self.lines)
 
     def next_heading(self, line: int) -> int:
         """The first heading line at or after line, or the end of the document."""
-        if self._heading_lines is None:
-            self._heading_lines = [h.line for h in self.headings]
-        index = bisect.bisect_left(self._heading_lines, line)
-        return self._heading_lines[index] if index < len(self._heading_lines) else len(self.lines)
+        index = self._headings.index(line)
+        return self._headings[index].line if index < len(self._headings) else len(self.lines)
 
     def entries_between(self, first: int, end: int) -> list[Entry]:
         """The entries that start in lines [first, end)."""
@@ -216,8 +243,10 @@ class Document:
         doc = cls(lines, eols, bom=bom, final_newline=final_newline or not lines, _raw=data)
         doc._majority_newline()
         found = scan(lines, 0, len(lines))
-        doc.blocks, doc.headings, doc.lists, doc.unparsed_lists, doc.entries = found[:5]
-        doc.sections = build_sections(doc.headings, len(lines))
+        doc._blocks, doc._headings = _shifted_blocks(found.blocks), _shifted_headings(found.headings)
+        doc._lists, doc._unparsed = _shifted_spans(found.lists), _shifted_spans(found.unparsed_lists)
+        doc.entries = found.entries
+        doc._sections = _shifted_sections(build_sections(found.headings, len(lines)))
         doc._assign_entries(found.entries)
         return doc
 
@@ -251,7 +280,13 @@ class Document:
         lines = self.lines[:first] + region + self.lines[first + old_count :]
         eols = self.eols[:first] + region_eols + self.eols[first + old_count :]
         final_newline = (ended or not lines) if new_end == len(new) else self.final_newline
-        doc = Document(lines, eols, bom=self.bom, final_newline=final_newline, _raw=data)
+        gone, came = _endings(self.eols[first : first + old_count]), _endings(region_eols)
+        tally = (
+            self._crlf - gone[0] + came[0],
+            self._cr - gone[1] + came[1],
+            self._ended - gone[2] + came[2],
+        )
+        doc = Document(lines, eols, bom=self.bom, final_newline=final_newline, _raw=data, _tally=tally)
         doc._majority_newline()
         self._rescan(doc, first, first + old_count, len(region) - old_count)
         return doc
@@ -268,25 +303,14 @@ class Document:
         index, window_start = self._window_start(first)
         after, old_end, found = self._window_end(doc, window_start, end, delta)
         new_end = old_end + delta
-        doc.blocks = (
-            self.blocks[:index]
-            + found.blocks
-            + [Block(b.first + delta, b.end + delta, b.kind) for b in self.blocks[after:]]
-        )
-        lines = [h.line for h in self.headings]
-        doc.headings = (
-            self.headings[: bisect.bisect_left(lines, window_start)]
-            + found.headings
-            + [
-                Heading(h.line + delta, h.end + delta, h.level, h.text)
-                for h in self.headings[bisect.bisect_left(lines, old_end) :]
-            ]
-        )
-        doc.lists = spliced_spans(self.lists, found.lists, window_start, old_end, delta)
-        doc.unparsed_lists = spliced_spans(self.unparsed_lists, found.unparsed_lists, window_start, old_end, delta)
-        doc.sections, same_after = rebuild_sections(
-            self.sections, doc.headings, window_start, old_end, delta, len(doc.lines)
-        )
+        doc._blocks = self._blocks.replaced(index, after, found.blocks, delta)
+        doc._headings = self._headings.spliced(window_start, old_end, found.headings, delta)
+        doc._lists = self._lists.spliced(window_start, old_end, found.lists, delta)
+        doc._unparsed = self._unparsed.spliced(window_start, old_end, found.unparsed_lists, delta)
+        rebuilt = rebuild_sections(self._sections, doc._headings, window_start, old_end, delta, len(doc.lines))
+        doc._sections, same_after = rebuilt.sections, rebuilt.same_after
+        if self._by_key is not None and not doc._sections.joined:
+            doc._by_key = _patched_sections(self._by_key, rebuilt.removed, rebuilt.added)
         # Entries after the window keep their rooms, but for those before the first heading after it (or
         # all of them when a heading in the window changed what the later headings mean).
         limit = doc.next_section(new_end) if same_after else len(doc.lines)
@@ -295,16 +319,15 @@ class Document:
 
     def _window_start(self, first: int) -> tuple[int, int]:
         """(index of the first block to parse again, its first line) for a change starting at line first."""
-        firsts = [block.first for block in self.blocks]
-        index = max(bisect.bisect_right(firsts, max(first - 1, 0)) - 1, 0)
+        index = max(self._blocks.index_right(max(first - 1, 0)) - 1, 0)
         while index > 0 and not self._fresh_start(index):
             index -= 1
-        return index, (self.blocks[index].first if self.blocks else 0)
+        return index, (self._blocks[index].first if len(self._blocks) else 0)
 
     def _window_end(self, doc: Document, window_start: int, end: int, delta: int) -> tuple[int, int, Scan]:
         """(index of the first old block kept, the old line it starts at, the parse of the window in doc)."""
-        blocks = self.blocks
-        after = max(bisect.bisect_left([block.first for block in blocks], end), 1)
+        blocks = self._blocks
+        after = max(blocks.index(end), 1)
         while True:
             while after < len(blocks) and not (blocks[after - 1].kind == "blank_line" or self._atx(after)):
                 after += 1
@@ -316,7 +339,7 @@ class Document:
 
     def _resumes_after(self, found: Scan, after: int) -> bool:
         """Whether the old parse from block `after` on holds after the window parsed as found."""
-        if found.last == "blank_line" and self.blocks[after - 1].kind == "blank_line":
+        if found.last == "blank_line" and self._blocks[after - 1].kind == "blank_line":
             return True
         return found.last in _CLOSED_BEFORE_ATX and self._atx(after)
 
@@ -342,44 +365,65 @@ class Document:
     def _atx(self, index: int) -> bool:
         """Whether block index is an ATX heading at the start of its line (nothing open before it can
         swallow it but a code fence, an HTML block or a quote)."""
-        block = self.blocks[index]
+        block = self._blocks[index]
         return block[2] == "heading" and bool(_ATX_LINE.match(self.lines[block[0]]))
 
     def _fresh_start(self, index: int) -> bool:
         """Whether a parse can start afresh at block index and find what the whole parse found."""
-        return self.blocks[index - 1][2] in {"blank_line", "heading"} or self._atx(index)
+        return self._blocks[index - 1][2] in {"blank_line", "heading"} or self._atx(index)
 
     def _assign_entries(self, entries: list[Entry]) -> None:
         """Set the path of each of entries from the room it sits in."""
-        rooms = [s for s in self.sections if s.kind == _ROOM]
-        room_starts = [s.heading.line for s in rooms]
-        paths: dict[int, MemoryPath | None] = {}
+        if len(entries) > 32:  # a whole parse: one walk over the rooms
+            rooms = [s for s in self.sections if s.kind == _ROOM]
+            room_starts = [s.heading.line for s in rooms]
+            paths: dict[int, MemoryPath | None] = {}
+            for entry in entries:
+                index = bisect.bisect_right(room_starts, entry.start) - 1
+                path = None
+                if index >= 0 and entry.start < rooms[index].end:
+                    if index not in paths:
+                        paths[index] = _room_path(rooms[index])
+                    path = paths[index]
+                entry.path = path
+            return
+        found: dict[int, MemoryPath | None] = {}
         for entry in entries:
-            index = bisect.bisect_right(room_starts, entry.start) - 1
-            path = None
-            if index >= 0 and entry.start < rooms[index].end:
-                if index not in paths:
-                    room = rooms[index]
-                    paths[index] = MemoryPath(room.wing, room.hall, room.room) if room.hall and room.room else None
-                path = paths[index]
-            entry.path = path
+            room = self._room_at(entry.start)
+            if room is None:
+                entry.path = None
+                continue
+            if room.heading.line not in found:
+                found[room.heading.line] = _room_path(room)
+            entry.path = found[room.heading.line]
+
+    def _room_at(self, line: int) -> Section | None:
+        """The room whose lines hold line (rooms never nest: the last room heading at or before it, if open)."""
+        sections = self._sections
+        for section, delta in sections.backwards(sections.index_right(line)):
+            if section.kind == _ROOM:
+                return move_section(section, delta) if line < section.end + delta else None
+            if section.heading.level == 2:  # it closed every room before it
+                return None
+        return None
 
     # ------------------------------------------------------------------ finding
     def room_of(self, entry: Entry) -> Section | None:
         """The room section an entry sits in."""
-        rooms = [s for s in self.sections if s.kind == _ROOM and s.heading.line <= entry.start < s.end]
-        return rooms[-1] if rooms else None
+        return self._room_at(entry.start)
+
+    def _matching(self, key: SectionKey) -> list[Section]:
+        """The sections of this key, in order."""
+        if self._by_key is None:
+            index: dict[SectionKey, list[Section]] = {}
+            for section, _ in self._sections.raw():
+                index.setdefault(section_key(section), []).append(section)
+            self._by_key = index
+        found = [self._sections.placed(s) for s in self._by_key.get(key, ())]
+        return sorted((s for s in found if s is not None), key=section_line)
 
     def room_sections(self, path: MemoryPath) -> list[Section]:
-        key = path.wing_key
-        return [
-            s
-            for s in self.sections
-            if s.kind == _ROOM
-            and s.hall == path.hall
-            and s.room == path.room
-            and (wing_key(s.wing) if s.wing else None) == key
-        ]
+        return self._matching((_ROOM, path.wing_key, path.hall, path.room))
 
     def room_entries(self, path: MemoryPath) -> list[Entry]:
         """The entries of a room, in order (found through its sections: no walk over every entry)."""
@@ -418,13 +462,11 @@ class Document:
 
     def hall_sections(self, wing: str | None, hall: Hall) -> list[Section]:
         if wing is None:
-            return [s for s in self.sections if s.kind == _HALL and s.hall == hall]
-        key = wing_key(wing)
-        return [s for s in self.sections if s.kind == _WING_HALL and s.hall == hall and wing_key(s.wing or "") == key]
+            return self._matching((_HALL, None, hall, None))
+        return self._matching((_WING_HALL, wing_key(wing) if wing else None, hall, None))
 
     def wing_sections(self, wing: str) -> list[Section]:
-        key = wing_key(wing)
-        return [s for s in self.sections if s.kind == _WING and wing_key(s.wing or "") == key]
+        return self._matching((_WING, wing_key(wing) if wing else None, None, None))
 
     def wings(self) -> list[str]:
         seen: dict[str, str] = {}
@@ -466,6 +508,73 @@ class Document:
         elif not eols[-1]:
             eols[-1] = newline
         return self._serialise(lines, eols)
+
+
+def _endings(eols: list[str]) -> tuple[int, int, int]:
+    """(lines that end with CRLF, with a lone CR (a file without LFs), lines that have an ending)."""
+    return eols.count("\r\n"), eols.count("\r"), len(eols) - eols.count("")
+
+
+def _patched_sections(
+    index: dict[SectionKey, list[Section]], removed: list[Section], added: list[Section]
+) -> dict[SectionKey, list[Section]]:
+    """A copy of a section index without the removed sections (by identity) and with the added ones."""
+    patched = dict(index)  # the lists are shared with the parent: replace them, never change them
+    for section in removed:
+        key = section_key(section)
+        kept = [s for s in patched.get(key, ()) if s is not section]
+        if kept:
+            patched[key] = kept
+        else:
+            patched.pop(key, None)
+    for section in added:
+        key = section_key(section)
+        patched[key] = [*patched.get(key, ()), section]
+    return patched
+
+
+def _room_path(room: Section) -> MemoryPath | None:
+    return MemoryPath(room.wing, room.hall, room.room) if room.hall and room.room else None
+
+
+def _move_block(block: Block, delta: int) -> Block:
+    return Block(block.first + delta, block.end + delta, block.kind)
+
+
+def _block_line(block: Block) -> int:
+    return block.first
+
+
+def _move_heading(heading: Heading, delta: int) -> Heading:
+    return Heading(heading.line + delta, heading.end + delta, heading.level, heading.text)
+
+
+def _heading_line(heading: Heading) -> int:
+    return heading.line
+
+
+def _move_span(span: tuple[int, int], delta: int) -> tuple[int, int]:
+    return (span[0] + delta, span[1] + delta)
+
+
+def _span_line(span: tuple[int, int]) -> int:
+    return span[0]
+
+
+def _shifted_blocks(blocks: list[Block]) -> Shifted[Block]:
+    return Shifted.of(blocks, _move_block, _block_line)
+
+
+def _shifted_headings(headings: list[Heading]) -> Shifted[Heading]:
+    return Shifted.of(headings, _move_heading, _heading_line)
+
+
+def _shifted_sections(sections: list[Section]) -> Shifted[Section]:
+    return Shifted.of(sections, move_section, section_line)
+
+
+def _shifted_spans(spans: list[tuple[int, int]]) -> Shifted[tuple[int, int]]:
+    return Shifted.of(spans, _move_span, _span_line)
 
 
 def _at_line_start(data: bytes, pos: int) -> bool:

@@ -41,14 +41,6 @@ def patched_index(index: dict[str, list[Entry]], removed: list[Entry], added: li
     return patched
 
 
-def spliced_spans(
-    old: list[tuple[int, int]], found: list[tuple[int, int]], window_start: int, old_end: int, delta: int
-) -> list[tuple[int, int]]:
-    """Line spans: the old ones before the window, the window's new ones, the old ones after it moved."""
-    kept = [span for span in old if span[0] < window_start]
-    return kept + found + [(a + delta, b + delta) for a, b in old if a >= old_end]
-
-
 MAX_RUNS = 24
 
 

@@ -8,12 +8,13 @@ sections are kept, after them they are the old ones moved, when the state there 
 
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import NamedTuple
 
 from palace.memory.blocks import Heading
 from palace.memory.halls import Hall, parse_hall, room_slug, wing_key
+from palace.memory.shifted import Piece, Shifted
 
 
 class Kind(StrEnum):
@@ -121,21 +122,55 @@ def build_sections(headings: list[Heading], line_count: int) -> list[Section]:
     return builder.finish(line_count)
 
 
-def _open_at(sections: list[Section], line: int) -> list[Section]:
-    """The sections that start before line and are still open there (their closing heading, if any, is at
-    or after it), in order."""
-    starts = [s.heading.line for s in sections]
-    return [s for s in sections[: bisect.bisect_left(starts, line)] if s.end >= line]
+class Rebuilt(NamedTuple):
+    """A rebuild's sections, whether those after the change mean the same, and the stored sections it dropped
+    and made (to patch an index of them)."""
+
+    sections: Shifted[Section]
+    same_after: bool
+    removed: list[Section]
+    added: list[Section]
+
+
+SectionKey = tuple[Kind, str | None, Hall | None, str | None]  # kind, wing key, hall, room
+
+
+def section_key(section: Section) -> SectionKey:
+    """What finding a room, a hall or a wing looks a section up by."""
+    return (section.kind, wing_key(section.wing) if section.wing else None, section.hall, section.room)
+
+
+def move_section(section: Section, delta: int) -> Section:
+    """The section delta lines further down."""
+    heading = section.heading
+    return section.moved(Heading(heading.line + delta, heading.end + delta, heading.level, heading.text), delta)
+
+
+def section_line(section: Section) -> int:
+    return section.heading.line
+
+
+def _open_at(sections: Shifted[Section], line: int) -> list[int]:
+    """The indices of the sections that start before line and are still open there (their closing heading,
+    if any, is at or after it), in order."""
+    count = sections.index(line)
+    found: list[int] = []
+    for index, (section, delta) in zip(range(count - 1, -1, -1), sections.backwards(count), strict=True):
+        if section.end + delta >= line:
+            found.append(index)
+        if section.heading.level == 2:  # every section before it was closed by it
+            break
+    return found[::-1]
 
 
 def rebuild_sections(
-    old: list[Section],
-    headings: list[Heading],
+    old: Shifted[Section],
+    headings: Shifted[Heading],
     window_start: int,
     old_end: int,
     delta: int,
     line_count: int,
-) -> tuple[list[Section], bool]:
+) -> Rebuilt:
     """The sections of a document whose lines [window_start, old_end) of `old`'s document were replaced
     (delta lines more), and whether the sections after the change mean what they meant.
 
@@ -143,32 +178,39 @@ def rebuild_sections(
     copied, since their end may move); the window's headings are read again; after it, when the builder is
     in the state it was in at old_end, the old sections are moved down (else the rest is read again too).
     """
-    starts = [s.heading.line for s in old]
-    first = bisect.bisect_left(starts, window_start)
+    first = old.index(window_start)
     builder = _Builder()
-    kept = old[:first]
-    still_open = {id(s) for s in _open_at(old, window_start)}
-    for section in kept:  # those still open may get another end: copies, the old document keeps its own
-        if id(section) in still_open:
-            section = section.moved(section.heading, 0)
-            builder.open.append(section)
-        builder.sections.append(section)
-    heading_lines = [h.line for h in headings]
-    window_end = bisect.bisect_left(heading_lines, old_end + delta)
-    for heading in headings[bisect.bisect_left(heading_lines, window_start) : window_end]:
+    kept: list[Piece[Section]] = []
+    low = 0
+    opened = _open_at(old, window_start)
+    removed = [old.stored(index, index + 1)[0] for index in opened]
+    copies: list[Section] = []
+    for index in opened:  # those still open may get another end: copies, the old
+        kept += old.pieces(low, index)  # document keeps its own
+        section = old[index]
+        section = section.moved(section.heading, 0)
+        builder.open.append(section)
+        copies.append(section)
+        kept.append(Piece([section], [section.heading.line], 0))
+        low = index + 1
+    kept += old.pieces(low, first)
+    window_end = headings.index(old_end + delta)
+    for heading in headings.slice(headings.index(window_start), window_end):
         builder.add(heading)
-    before_tail = _Builder(open=_open_at(old, old_end))
-    later = old[bisect.bisect_left(starts, old_end) :]
-    tail = headings[window_end:]
-    if builder.state() == before_tail.state():
-        moved_heading = {h.line - delta: h for h in tail}
-        for new, old_open in zip(builder.open, before_tail.open, strict=True):
+    tail_open = [old[index] for index in _open_at(old, old_end)]
+    later = old.index(old_end)
+    removed += old.stored(first, later)
+    if builder.state() == _Builder(open=tail_open).state():
+        for new, old_open in zip(builder.open, tail_open, strict=True):
             new.end = old_open.end + delta
-        builder.sections += [s.moved(moved_heading[s.heading.line], delta) for s in later]
-        return builder.sections, True
+        pieces = [*kept, Piece(builder.sections, [s.heading.line for s in builder.sections], 0)]
+        rebuilt = Shifted([*pieces, *old.pieces(later, len(old), delta)], move_section, section_line)
+        return Rebuilt(rebuilt, True, removed, copies + builder.sections)
     count = len(builder.sections)
-    for heading in tail:
+    for heading in headings.slice(window_end, len(headings)):
         builder.add(heading)
     sections = builder.finish(line_count)
     new_later = [s for s in sections[count:] if s.heading.line >= old_end + delta]
-    return sections, [s.sig for s in later] == [s.sig for s in new_later]
+    rebuilt = Shifted([*kept, Piece(sections, [s.heading.line for s in sections], 0)], move_section, section_line)
+    same = [s.sig for s in old.slice(later, len(old))] == [s.sig for s in new_later]
+    return Rebuilt(rebuilt, same, removed + old.stored(later, len(old)), copies + sections)
