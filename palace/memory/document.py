@@ -27,6 +27,7 @@ from palace.memory.lines import (
     patched_index,
     split_lines,
 )
+from palace.memory.moves import patched_sections, shifted_blocks, shifted_headings, shifted_sections, shifted_spans
 from palace.memory.sections import (
     Kind,
     Section,
@@ -105,11 +106,11 @@ class Document:
     bom: bool = False
     final_newline: bool = True
     newline: str = "\n"
-    _blocks: Shifted[Block] = field(default_factory=lambda: _shifted_blocks([]), repr=False)  # top-level blocks
-    _headings: Shifted[Heading] = field(default_factory=lambda: _shifted_headings([]), repr=False)
-    _sections: Shifted[Section] = field(default_factory=lambda: _shifted_sections([]), repr=False)
-    _lists: Shifted[tuple[int, int]] = field(default_factory=lambda: _shifted_spans([]), repr=False)  # top-level lists
-    _unparsed: Shifted[tuple[int, int]] = field(default_factory=lambda: _shifted_spans([]), repr=False)  # kept opaque
+    _blocks: Shifted[Block] = field(default_factory=lambda: shifted_blocks([]), repr=False)  # top-level blocks
+    _headings: Shifted[Heading] = field(default_factory=lambda: shifted_headings([]), repr=False)
+    _sections: Shifted[Section] = field(default_factory=lambda: shifted_sections([]), repr=False)
+    _lists: Shifted[tuple[int, int]] = field(default_factory=lambda: shifted_spans([]), repr=False)  # top-level lists
+    _unparsed: Shifted[tuple[int, int]] = field(default_factory=lambda: shifted_spans([]), repr=False)  # kept opaque
     derived: Derived | None = field(default=None, repr=False)  # set when re-parsed only around a change
     _raw: bytes | None = field(default=None, repr=False)  # the bytes this was parsed from (not when built by hand)
     # The entries, as runs of Entry objects shared with the document this one was derived from, each run
@@ -243,10 +244,10 @@ class Document:
         doc = cls(lines, eols, bom=bom, final_newline=final_newline or not lines, _raw=data)
         doc._majority_newline()
         found = scan(lines, 0, len(lines))
-        doc._blocks, doc._headings = _shifted_blocks(found.blocks), _shifted_headings(found.headings)
-        doc._lists, doc._unparsed = _shifted_spans(found.lists), _shifted_spans(found.unparsed_lists)
+        doc._blocks, doc._headings = shifted_blocks(found.blocks), shifted_headings(found.headings)
+        doc._lists, doc._unparsed = shifted_spans(found.lists), shifted_spans(found.unparsed_lists)
         doc.entries = found.entries
-        doc._sections = _shifted_sections(build_sections(found.headings, len(lines)))
+        doc._sections = shifted_sections(build_sections(found.headings, len(lines)))
         doc._assign_entries(found.entries)
         return doc
 
@@ -310,7 +311,7 @@ class Document:
         rebuilt = rebuild_sections(self._sections, doc._headings, window_start, old_end, delta, len(doc.lines))
         doc._sections, same_after = rebuilt.sections, rebuilt.same_after
         if self._by_key is not None and not doc._sections.joined:
-            doc._by_key = _patched_sections(self._by_key, rebuilt.removed, rebuilt.added)
+            doc._by_key = patched_sections(self._by_key, rebuilt.removed, rebuilt.added)
         # Entries after the window keep their rooms, but for those before the first heading after it (or
         # all of them when a heading in the window changed what the later headings mean).
         limit = doc.next_section(new_end) if same_after else len(doc.lines)
@@ -515,66 +516,8 @@ def _endings(eols: list[str]) -> tuple[int, int, int]:
     return eols.count("\r\n"), eols.count("\r"), len(eols) - eols.count("")
 
 
-def _patched_sections(
-    index: dict[SectionKey, list[Section]], removed: list[Section], added: list[Section]
-) -> dict[SectionKey, list[Section]]:
-    """A copy of a section index without the removed sections (by identity) and with the added ones."""
-    patched = dict(index)  # the lists are shared with the parent: replace them, never change them
-    for section in removed:
-        key = section_key(section)
-        kept = [s for s in patched.get(key, ()) if s is not section]
-        if kept:
-            patched[key] = kept
-        else:
-            patched.pop(key, None)
-    for section in added:
-        key = section_key(section)
-        patched[key] = [*patched.get(key, ()), section]
-    return patched
-
-
 def _room_path(room: Section) -> MemoryPath | None:
     return MemoryPath(room.wing, room.hall, room.room) if room.hall and room.room else None
-
-
-def _move_block(block: Block, delta: int) -> Block:
-    return Block(block.first + delta, block.end + delta, block.kind)
-
-
-def _block_line(block: Block) -> int:
-    return block.first
-
-
-def _move_heading(heading: Heading, delta: int) -> Heading:
-    return Heading(heading.line + delta, heading.end + delta, heading.level, heading.text)
-
-
-def _heading_line(heading: Heading) -> int:
-    return heading.line
-
-
-def _move_span(span: tuple[int, int], delta: int) -> tuple[int, int]:
-    return (span[0] + delta, span[1] + delta)
-
-
-def _span_line(span: tuple[int, int]) -> int:
-    return span[0]
-
-
-def _shifted_blocks(blocks: list[Block]) -> Shifted[Block]:
-    return Shifted.of(blocks, _move_block, _block_line)
-
-
-def _shifted_headings(headings: list[Heading]) -> Shifted[Heading]:
-    return Shifted.of(headings, _move_heading, _heading_line)
-
-
-def _shifted_sections(sections: list[Section]) -> Shifted[Section]:
-    return Shifted.of(sections, move_section, section_line)
-
-
-def _shifted_spans(spans: list[tuple[int, int]]) -> Shifted[tuple[int, int]]:
-    return Shifted.of(spans, _move_span, _span_line)
 
 
 def _at_line_start(data: bytes, pos: int) -> bool:
