@@ -200,9 +200,9 @@ def test_clear_memory_in_the_repl_asks_first_and_is_one_commit(
         [],
         ["/remember Preferences/editors The user edits with helix", "/clear-memory", "/clear-memory yes", "/exit"],
     )
-    assert "Type `/clear-memory yes` to do it." in out and "⌫ Cleared 1 entries" in out
+    assert "Type `/clear-memory yes` to do it." in out and "⌫ Cleared 1 entry" in out
     subjects = subprocess.run(["git", "log", "--format=%s"], cwd=settings.home, capture_output=True, text=True).stdout
-    assert subjects.splitlines()[1:3] == ["memory: clear 1 entries", "memory: save Preferences/editors"]
+    assert subjects.splitlines()[1:3] == ["memory: clear 1 entry", "memory: save Preferences/editors"]
 
 
 def test_an_undone_change_is_marked_undone_in_the_archive(settings_for: Callable[..., Settings]) -> None:

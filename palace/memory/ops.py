@@ -385,9 +385,13 @@ class Cleared:
     everything: bool
 
     @property
+    def counted(self) -> str:
+        """ "1 entry", "3 entries"."""
+        return f"{len(self.entries)} entr{'y' if len(self.entries) == 1 else 'ies'}"
+
+    @property
     def message(self) -> str:
-        what = "everything" if self.everything else f"{len(self.entries)} entries"
-        return f"memory: clear {what}"
+        return f"memory: clear {'everything' if self.everything else self.counted}"
 
 
 def clear(doc: Document, *, everything: bool = False) -> tuple[bytes, Cleared]:

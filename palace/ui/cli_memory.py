@@ -119,9 +119,7 @@ def _clear(app: App, console: Console, *, yes: bool, everything: bool) -> int:
             console.print("Nothing cleared.")
             return 1
     cleared = app.store.clear(everything=everything)
-    console.print(
-        f"⌫ Cleared {len(cleared.entries)} entries (kept in superseded.md; `palace memory undo` puts them back)"
-    )
+    console.print(f"⌫ Cleared {cleared.counted} (kept in superseded.md; `palace memory undo` puts them back)")
     return 0
 
 

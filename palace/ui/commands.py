@@ -68,7 +68,8 @@ def _memory(repl: Repl, arg: str) -> bool:
     repl.console.print(rendered.text or "(no memories yet)")
     budget = repl.settings.memory_budget
     repl.console.info(
-        f"— {repl.store.file} · {rendered.total_entries} entries · {rendered.size:,} of {budget:,} bytes"
+        f"— {repl.store.file} · {rendered.total_entries} entr{'y' if rendered.total_entries == 1 else 'ies'} · "
+        f"{rendered.size:,} of {budget:,} bytes"
         + (f" · {rendered.left_out} left out of the prompt" if rendered.left_out else "")
     )
     targets = repl.session.targets
@@ -242,9 +243,7 @@ def _clear_memory(repl: Repl, arg: str) -> bool:
         repl.console.print(f"This removes {what}. Type `/clear-memory yes{' all' if everything else ''}` to do it.")
         return True
     cleared = repl.store.clear(everything=everything)
-    repl.console.print(
-        f"⌫ Cleared {len(cleared.entries)} entries (kept in superseded.md; /undo puts them back)", "yellow"
-    )
+    repl.console.print(f"⌫ Cleared {cleared.counted} (kept in superseded.md; /undo puts them back)", "yellow")
     return True
 
 
