@@ -149,7 +149,7 @@ def test_doctor_reports_sources_and_the_endpoint(run_cli: Run, palace_home: Path
     assert "palace-demo — config.toml" in out and "4096 — config.toml" in out
     assert f"{fake_server.base_url} — OPENAI_BASE_URL" in out
     assert "secret-key-1" not in out and "not shown" in out
-    assert "model palace-demo is listed" in out and "1 entry ·" in out
+    assert "model palace-demo is listed" in out and "1 entry," in out
 
 
 def test_doctor_fails_when_the_endpoint_is_down(run_cli: Run) -> None:

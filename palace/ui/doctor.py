@@ -113,7 +113,7 @@ def _memories(settings: Settings, console: Console) -> int:
     rendered = store.render(settings.wing, settings.memory_budget)
     fmode = stat.S_IMODE(st.st_mode)
     console.print(
-        f"  {'✓' if not fmode & 0o077 else '!'} memories.md mode {fmode:o}, {report.entries} entries, "
+        f"  {'✓' if not fmode & 0o077 else '!'} memories.md mode {fmode:o}, {report.entries} entr{'y' if report.entries == 1 else 'ies'}, "
         f"{rendered.size:,} of {settings.memory_budget:,} prompt bytes"
         + (f", {rendered.left_out} left out" if rendered.left_out else "")
     )
