@@ -112,8 +112,9 @@ def _memories(settings: Settings, console: Console) -> int:
         return 1
     rendered = store.render(settings.wing, settings.memory_budget)
     fmode = stat.S_IMODE(st.st_mode)
+    entries = f"{report.entries} entr{'y' if report.entries == 1 else 'ies'}"
     console.print(
-        f"  {'✓' if not fmode & 0o077 else '!'} memories.md mode {fmode:o}, {report.entries} entr{'y' if report.entries == 1 else 'ies'}, "
+        f"  {'✓' if not fmode & 0o077 else '!'} memories.md mode {fmode:o}, {entries}, "
         f"{rendered.size:,} of {settings.memory_budget:,} prompt bytes"
         + (f", {rendered.left_out} left out" if rendered.left_out else "")
     )
