@@ -6,6 +6,7 @@ import re
 import unicodedata
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
+from typing import cast
 
 MAX_QUERY_TERMS = 32
 SNIPPET_CHARS = 220
@@ -182,6 +183,7 @@ def _pieces(text: str) -> Iterable[tuple[str, bool]]:
     return _words_as_numbers(pieces) if _NUMBER_WORD.search(text) else pieces
 
 
+_NUMBER_WORDS = frozenset({*_UNITS, *_TENS})
 _NUMBER_WORD = re.compile(r"\b(?:" + "|".join(sorted({*_UNITS, *_TENS}, key=len, reverse=True)) + r")\b")
 
 
@@ -203,9 +205,15 @@ def _mixed_pieces(text: str) -> Iterator[tuple[str, bool]]:
 def tokenize(text: str) -> list[str]:
     """Index terms of text: stemmed words and CJK bigrams, in order."""
     normed = _norm(text)
-    if _HAS_CJK.search(normed) is None and _NUMBER_WORD.search(normed) is None:
-        known = _STEM_CACHE.get  # most words were stemmed before: a lookup, not a call (the index build's time)
-        return [known(word) or stem(word) for word in _WORD.findall(normed)]
+    if _HAS_CJK.search(normed) is None:
+        words = _WORD.findall(normed)
+        # No number word among the words: no `_NUMBER_WORD` match either (the set is a cheaper first look).
+        if _NUMBER_WORDS.isdisjoint(words) or _NUMBER_WORD.search(normed) is None:
+            # Most words were stemmed before: lookups in C (the index build's time), a call for the others.
+            known = list(map(_STEM_CACHE.get, words))
+            if None in known:
+                return [term if term is not None else stem(word) for term, word in zip(known, words, strict=True)]
+            return cast("list[str]", known)  # no None in it
     terms: list[str] = []
     for piece, is_cjk in _pieces(normed):
         if is_cjk:
