@@ -1,4 +1,5 @@
-"""Redaction of a journal's messages in one pass: the same text as redact() on each message, secret or not."""
+"""The index build's fast paths give what the plain definitions give: a journal's messages redacted in one
+pass (the text redact() gives each message, secret or not) and ASCII text tokenised without the regex."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import pytest
 from bench.secrets_corpus import LOOKALIKES, SECRETS
 from bench.secrets_corpus.ordinary import transcript
 from palace.memory.secrets import redact
+from palace.recall import text
 from palace.recall.redaction import redact_all
+from palace.recall.text import stem, tokenize
 
 
 def _files(seed: int) -> list[list[str]]:
@@ -55,3 +58,19 @@ def test_secrets_split_at_a_message_edge_are_each_judged_alone() -> None:
 def test_every_message_of_a_file_with_a_secret_in_each_is_redacted() -> None:
     messages = [case.text for case in SECRETS[:200]]
     assert redact_all(messages) == [redact(text) for text in messages]
+
+
+def _plain_terms(value: str) -> list[str]:
+    """tokenize's definition for text without CJK or number words: NFKC, casefold, `[^\\W_]+` runs, stemmed."""
+    return [stem(word) for word in text._WORD.findall(text._norm(value))]
+
+
+def test_ascii_text_is_tokenised_as_the_regex_would() -> None:
+    rng = random.Random(5)
+    alphabet = "abcXYZ019_-'.:/@#\t\n "  # ASCII: letters, digits, punctuation, underscores, tabs, newlines
+    samples = [*transcript(20_000, seed=4), *(case.text for case in LOOKALIKES)]
+    samples += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 80))) for _ in range(500)]
+    ascii_samples = [s for s in samples if s.isascii() and text._NUMBER_WORD.search(s.lower()) is None]
+    assert len(ascii_samples) > 300
+    for sample in ascii_samples:
+        assert tokenize(sample) == _plain_terms(sample), sample
