@@ -1,4 +1,4 @@
-"""The recall index's tables, its format version and how a document's rowid is made."""
+"""The recall index's tables, its format version, how a document's rowid is made and its terms stored."""
 
 from __future__ import annotations
 
