@@ -16,6 +16,7 @@ import pytest
 
 from palace.recall import RecallIndex, format_hits, query_terms, stem, tokenize, weights
 from palace.recall.dates import parse_when, query_date
+from palace.recall.schema import unpack_terms
 
 SECRET = "sk-proj-Zx81Qw3Er5Ty7Ui9Op2As4Df6Gh8Jk0L"
 
@@ -254,7 +255,7 @@ def _recount(conn: sqlite3.Connection) -> tuple[dict[str, tuple[int, int]], dict
     docs: dict[str, int] = {}
     files: dict[str, set[int]] = {}
     for file_id, terms in conn.execute("SELECT file_id, terms FROM doc"):
-        for term in set(terms.split(" ")):
+        for term in set(unpack_terms(terms).split(" ")):
             docs[term] = docs.get(term, 0) + 1
             files.setdefault(term, set()).add(file_id)
     return {t: (docs[t], len(files[t])) for t in docs}, files

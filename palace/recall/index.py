@@ -21,7 +21,7 @@ from palace.memory.reuse import ReuseCounts
 from palace.paths import MEMORIES, SUPERSEDED, PalacePaths
 from palace.recall import rank, scan_state
 from palace.recall.rank import RecallHit
-from palace.recall.schema import DOC_BITS, SCHEMA, TABLES, chunks, index_version
+from palace.recall.schema import DOC_BITS, SCHEMA, TABLES, chunks, index_version, pack_terms, unpack_terms
 from palace.recall.scope import Scope
 from palace.recall.sources import Doc, FileKind, FileMeta, Found, ParsedFile, classify, hot_files, read_file
 from palace.recall.text import tokenize
@@ -53,7 +53,12 @@ class _Indexed(NamedTuple):
     id: int
     size: int
     mtime_ns: int
+    kind: str
 
+
+# The files whose documents are entries, found through the document-level index `fts`; a session's
+# documents are found through its file in `ffts` and read whole, so they are not in `fts`.
+_ENTRY_FILES = frozenset({FileKind.MEMORIES, FileKind.SUPERSEDED})
 
 _CORRUPT_CODES = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB (primary result codes)
 _BUSY_CODES = {5, 6}  # SQLITE_BUSY, SQLITE_LOCKED
@@ -357,7 +362,7 @@ class RecallIndex:
         self, conn: sqlite3.Connection, rel: str, meta: FileMeta | None, stats: RefreshStats, delta: _VocabDelta
     ) -> None:
         """Re-index (or drop) one file inside a write transaction, re-checking it against the table."""
-        found = conn.execute("SELECT id, size, mtime_ns FROM file WHERE path = ?", (rel,)).fetchone()
+        found = conn.execute("SELECT id, size, mtime_ns, kind FROM file WHERE path = ?", (rel,)).fetchone()
         row = _Indexed._make(found) if found is not None else None
         if meta is not None and row is not None and (row.size, row.mtime_ns) == (meta.size, meta.mtime_ns):
             return  # another process indexed this version meanwhile
@@ -365,7 +370,7 @@ class RecallIndex:
         if parsed is not None and row is not None and (row.size, row.mtime_ns) == (parsed.size, parsed.mtime_ns):
             return  # another process indexed this version meanwhile
         if row is not None:
-            _drop_docs(conn, row.id, delta)
+            _drop_docs(conn, row.id, row.kind in _ENTRY_FILES, delta)
         if meta is None or parsed is None:
             if row is not None:
                 conn.execute("DELETE FROM file WHERE id = ?", (row.id,))
@@ -386,7 +391,7 @@ class RecallIndex:
             )
             stats.changed += 1
         self._cache.sources[file_id] = meta.source
-        _insert_docs(conn, file_id, meta.source, parsed, delta)
+        _insert_docs(conn, file_id, meta.source, parsed, delta, meta.kind in _ENTRY_FILES)
 
 
 def _rebuild_schema(conn: sqlite3.Connection) -> None:
@@ -475,15 +480,17 @@ class _VocabDelta:
             conn.executemany("DELETE FROM vocab WHERE term = ? AND files <= 0", gone)
 
 
-def _drop_docs(conn: sqlite3.Connection, file_id: int, delta: _VocabDelta) -> None:
+def _drop_docs(conn: sqlite3.Connection, file_id: int, entries: bool, delta: _VocabDelta) -> None:
     """Remove one file's documents from the table, the full-text indexes and the vocabulary."""
-    held = _held([t for (t,) in conn.execute("SELECT terms FROM doc WHERE file_id = ?", (file_id,))])
+    rows = [
+        (rowid, unpack_terms(t)) for rowid, t in conn.execute("SELECT id, terms FROM doc WHERE file_id = ?", (file_id,))
+    ]
+    held = _held([terms for _rowid, terms in rows])
     if held:
         conn.execute("INSERT INTO ffts (ffts, rowid, terms) VALUES ('delete', ?, ?)", (file_id, " ".join(sorted(held))))
         delta.add(held, -1)
-    conn.execute(
-        "INSERT INTO fts (fts, rowid, terms) SELECT 'delete', id, terms FROM doc WHERE file_id = ?", (file_id,)
-    )
+    if entries:
+        conn.executemany("INSERT INTO fts (fts, rowid, terms) VALUES ('delete', ?, ?)", rows)
     conn.execute("DELETE FROM doc WHERE file_id = ?", (file_id,))
 
 
@@ -494,24 +501,32 @@ def _held(terms: list[str]) -> Counter[str]:
     return held
 
 
-def _insert_docs(conn: sqlite3.Connection, file_id: int, source: str, parsed: ParsedFile, delta: _VocabDelta) -> None:
-    """Index one file's documents (those with at least one term), numbered in file order; the file as a
-    whole in the file-level index (which files hold a term: the shortlist) and the vocabulary (how many
-    documents and files hold each term: the weights, typo corrections)."""
+def _insert_docs(
+    conn: sqlite3.Connection, file_id: int, source: str, parsed: ParsedFile, delta: _VocabDelta, entries: bool
+) -> None:
+    """Index one file's documents (those with at least one term), numbered in file order; an entry file's
+    documents in the document-level index too; the file as a whole in the file-level index (which files hold
+    a term: the shortlist) and the vocabulary (how many documents and files hold each term: the weights,
+    typo corrections)."""
     docs: list[Doc] = parsed.docs[: 1 << DOC_BITS]
-    rows: list[tuple[int, int, str, str, str, str, str]] = []
+    rows: list[tuple[int, int, str, str, str, str, bytes]] = []
+    per_doc: list[set[str]] = []
+    indexed: list[tuple[int, str]] = []
     for number, doc in enumerate(docs):
-        terms = " ".join(tokenize(doc.text if doc.indexed is None else doc.indexed))
+        terms = tokenize(doc.text if doc.indexed is None else doc.indexed)
         if terms:
-            rows.append((file_id << DOC_BITS | number, file_id, source, doc.date, doc.kind, doc.text, terms))
+            rowid = file_id << DOC_BITS | number
+            joined = " ".join(terms)
+            rows.append((rowid, file_id, source, doc.date, doc.kind, doc.text, pack_terms(joined)))
+            per_doc.append(set(terms))
+            if entries:
+                indexed.append((rowid, joined))
     # One statement per file, not two per document: the build spends its time in Python, not in SQLite.
     conn.executemany(
         "INSERT INTO doc (id, file_id, source, date, kind, text, terms) VALUES (?, ?, ?, ?, ?, ?, ?)", rows
     )
-    conn.executemany("INSERT INTO fts (rowid, terms) VALUES (?, ?)", [(row[0], row[6]) for row in rows])
-    per_doc = [set(row[6].split(" ")) for row in rows]
-    for distinct in per_doc:
-        distinct.discard("")
+    if indexed:
+        conn.executemany("INSERT INTO fts (rowid, terms) VALUES (?, ?)", indexed)
     held = set().union(*per_doc)
     if held:
         conn.execute("INSERT INTO ffts (rowid, terms) VALUES (?, ?)", (file_id, " ".join(sorted(held))))

@@ -15,7 +15,7 @@ from palace.paths import MEMORIES, SUPERSEDED
 from palace.recall import passages
 from palace.recall.dates import DateHint, query_date
 from palace.recall.passages import Excerpt, Scored, where
-from palace.recall.schema import DOC_BITS, chunks
+from palace.recall.schema import DOC_BITS, chunks, unpack_terms
 from palace.recall.scope import EVERY_WING, Scope
 from palace.recall.sources import SUPERSEDED_PREFIX, DocKind, entry_wing, is_entry, memory_room, superseded_room
 from palace.recall.text import QueryTerm, filler_terms, match_expression, query_terms, snippet
@@ -255,14 +255,12 @@ def _read_candidates(
     wings, values = query.scope.condition("f.wings")
     rows: list[Candidate] = []
     for chunk, marks in chunks(names):
-        rows += map(
-            Candidate._make,
-            conn.execute(
-                "SELECT d.id, d.date, d.kind, d.terms FROM file AS f JOIN doc AS d ON d.file_id = f.id "
-                f"WHERE f.source IN ({marks})" + (f" AND {wings}" if wings else ""),
-                [*chunk, *values],
-            ),
+        found = conn.execute(
+            "SELECT d.id, d.date, d.kind, d.terms FROM file AS f JOIN doc AS d ON d.file_id = f.id "
+            f"WHERE f.source IN ({marks})" + (f" AND {wings}" if wings else ""),
+            [*chunk, *values],
         )
+        rows += [Candidate(rowid, day, kind, unpack_terms(terms)) for rowid, day, kind, terms in found]
     return rows
 
 
@@ -288,7 +286,7 @@ def _read_entries(conn: sqlite3.Connection, query: Query, weights: Weights, file
             wing = entry_wing(kind)
             if not query.scope.allows([wing] if wing else []):
                 continue
-            found.rows.append(Candidate(rowid, day, kind, terms))
+            found.rows.append(Candidate(rowid, day, kind, unpack_terms(terms)))
             room = memory_room(kind)
             uses = query.reuse.get(key_of(room, text), 0) if room is not None and query.reuse else 0
             if uses > 0:

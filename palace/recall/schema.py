@@ -1,4 +1,4 @@
-"""The recall index's tables, its format version and how a document's rowid is made."""
+"""The recall index's tables, its format version, how a document's rowid is made and its terms stored."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import TypeVar
 
 from palace.memory.secrets import SECRET_KINDS
 
-SCHEMA_VERSION = 8  # bump when the tables or the tokenizer change: older index files are rebuilt
+SCHEMA_VERSION = 9  # bump when the tables or the tokenizer change: older index files are rebuilt
 DOC_BITS = 20  # a document's rowid is its file's id << DOC_BITS | its number in the file
 TABLES = ("vocab", "ffts", "fts_vocab", "fts", "doc", "file")  # in the order they are dropped
 IN_LIST = 500  # values per `IN (?, ...)` list, well under SQLite's limit on bound parameters
@@ -34,11 +34,11 @@ CREATE TABLE IF NOT EXISTS doc (
     date TEXT NOT NULL,
     kind TEXT NOT NULL,
     text TEXT NOT NULL,
-    terms TEXT NOT NULL
+    terms BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS doc_file ON doc(file_id);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
-    terms, content = 'doc', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 0'
+    terms, content = '', detail = none, columnsize = 0, tokenize = 'unicode61 remove_diacritics 0'
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS ffts USING fts5(
     terms, content = '', detail = none, columnsize = 0, tokenize = 'unicode61 remove_diacritics 0'
@@ -56,6 +56,17 @@ def index_version() -> int:
     either changes, the index is rebuilt, so it never keeps a secret that redact() now recognises."""
     fingerprint = f"{SCHEMA_VERSION}|" + "|".join(kind.source for kind in SECRET_KINDS)
     return zlib.crc32(fingerprint.encode("utf-8")) & 0x7FFFFFFF or 1
+
+
+def pack_terms(terms: str) -> bytes:
+    """A document's space-separated index terms as stored: compressed (terms repeat, and are read back in
+    bulk only to score candidates)."""
+    return zlib.compress(terms.encode("utf-8"), 1)
+
+
+def unpack_terms(stored: bytes) -> str:
+    """The space-separated index terms of a document as pack_terms stored them."""
+    return zlib.decompress(stored).decode("utf-8")
 
 
 def chunks(items: Sequence[_T]) -> Iterator[tuple[Sequence[_T], str]]:

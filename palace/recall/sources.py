@@ -18,6 +18,7 @@ from palace.memory.files import read_fd
 from palace.memory.halls import is_valid_wing
 from palace.memory.secrets import redact
 from palace.memory.sidefile import split_note
+from palace.recall.redaction import redact_all
 
 MAX_DOC_CHARS = 20_000  # a pasted log is indexed (and shown) up to this many characters
 HOT_SECONDS = 2 * 86400  # session files written this recently are stat'ed at every use
@@ -185,7 +186,9 @@ def _parse_journal(data: bytes, day: str) -> tuple[list[Doc], str, tuple[str, ..
             continue
         text = _clip(_content_text(message.get("content")))
         if text:
-            docs.append(Doc(DocKind(role), day, redact(text)))
+            docs.append(Doc(DocKind(role), day, text))
+    for doc, text in zip(docs, redact_all([doc.text for doc in docs]), strict=True):
+        doc.text = text
     return docs, day, wings
 
 

@@ -6,6 +6,7 @@ import re
 import unicodedata
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
+from typing import cast
 
 MAX_QUERY_TERMS = 32
 SNIPPET_CHARS = 220
@@ -182,6 +183,9 @@ def _pieces(text: str) -> Iterable[tuple[str, bool]]:
     return _words_as_numbers(pieces) if _NUMBER_WORD.search(text) else pieces
 
 
+# ASCII bytes -> themselves for letters and digits, a space for the rest (what separates `_WORD`'s runs).
+_ASCII_SPACES = bytes(c if chr(c).isalnum() else 0x20 for c in range(128)) + b" " * 128
+_NUMBER_WORDS = frozenset({*_UNITS, *_TENS})
 _NUMBER_WORD = re.compile(r"\b(?:" + "|".join(sorted({*_UNITS, *_TENS}, key=len, reverse=True)) + r")\b")
 
 
@@ -202,10 +206,20 @@ def _mixed_pieces(text: str) -> Iterator[tuple[str, bool]]:
 
 def tokenize(text: str) -> list[str]:
     """Index terms of text: stemmed words and CJK bigrams, in order."""
-    normed = _norm(text)
-    if _HAS_CJK.search(normed) is None and _NUMBER_WORD.search(normed) is None:
-        known = _STEM_CACHE.get  # most words were stemmed before: a lookup, not a call (the index build's time)
-        return [known(word) or stem(word) for word in _WORD.findall(normed)]
+    words: list[str] | None  # None: CJK in the text
+    if text.isascii():  # NFKC leaves ASCII as it is, and casefold is lower; `[^\W_]+` is a run of [a-z0-9]
+        normed = text.lower()
+        words = normed.encode("ascii").translate(_ASCII_SPACES).decode("ascii").split()
+    else:
+        normed = _norm(text)
+        words = _WORD.findall(normed) if _HAS_CJK.search(normed) is None else None
+    # No number word among the words: no `_NUMBER_WORD` match either (the set is a cheaper first look).
+    if words is not None and (_NUMBER_WORDS.isdisjoint(words) or _NUMBER_WORD.search(normed) is None):
+        # Most words were stemmed before: lookups in C (the index build's time), a call for the others.
+        known = list(map(_STEM_CACHE.get, words))
+        if None in known:
+            return [term if term is not None else stem(word) for term, word in zip(known, words, strict=True)]
+        return cast("list[str]", known)  # no None in it
     terms: list[str] = []
     for piece, is_cjk in _pieces(normed):
         if is_cjk:
