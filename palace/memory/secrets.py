@@ -210,7 +210,8 @@ SECRET_KINDS: tuple[SecretKind, ...] = (
 
 
 def _by_anchor() -> dict[str, list[int]]:
-    """Each anchor, looked up once per text, with the table positions of the kinds it admits."""
+    """Each anchor, looked up once per text, with the table positions of the kinds it admits (recall's bulk
+    redaction uses the same table)."""
     index: dict[str, list[int]] = {}
     for position, kind in enumerate(SECRET_KINDS):
         for anchor in kind.anchors:
@@ -218,16 +219,16 @@ def _by_anchor() -> dict[str, list[int]]:
     return index
 
 
-_BY_ANCHOR = _by_anchor()
-_UNANCHORED = [position for position, kind in enumerate(SECRET_KINDS) if not kind.anchors]
+KINDS_BY_ANCHOR = _by_anchor()
+UNANCHORED_KINDS = [position for position, kind in enumerate(SECRET_KINDS) if not kind.anchors]
 
 
 def _matches(text: str) -> Iterator[tuple[int, re.Match[str]]]:
     """(table position, match) for every match of every kind in text, kind by kind in table order."""
     lower = text.lower()
     folded = lower if len(lower) == len(text) else None
-    admitted = set(_UNANCHORED)
-    for anchor, positions in _BY_ANCHOR.items():
+    admitted = set(UNANCHORED_KINDS)
+    for anchor, positions in KINDS_BY_ANCHOR.items():
         if anchor in lower:
             admitted.update(positions)
     for position in sorted(admitted):

@@ -6,22 +6,11 @@ import re
 from bisect import bisect_right
 from itertools import accumulate
 
-from palace.memory.secrets import SECRET_KINDS, SecretKind, redact
+from palace.memory.secrets import KINDS_BY_ANCHOR, SECRET_KINDS, UNANCHORED_KINDS, SecretKind, redact
 
 _SEPARATOR = "\n"
 
 
-def _by_anchor() -> dict[str, list[int]]:
-    """Each anchor, looked for once per file, with the table positions of the kinds it admits."""
-    index: dict[str, list[int]] = {}
-    for position, kind in enumerate(SECRET_KINDS):
-        for anchor in kind.anchors:
-            index.setdefault(anchor, []).append(position)
-    return index
-
-
-_BY_ANCHOR = _by_anchor()
-_UNANCHORED = [position for position, kind in enumerate(SECRET_KINDS) if not kind.anchors]
 _SCREENS: dict[int, tuple[re.Pattern[str], re.Pattern[str] | None]] = {}
 
 
@@ -51,8 +40,8 @@ def redact_all(texts: list[str]) -> list[str]:
     if len(lower) != len(joined):  # a message changed length when lowered: its offsets differ (rare)
         return [redact(text) for text in texts]
     starts = [0, *accumulate(len(text) + len(_SEPARATOR) for text in texts)][:-1]
-    admitted = set(_UNANCHORED)
-    for anchor, positions in _BY_ANCHOR.items():
+    admitted = set(UNANCHORED_KINDS)
+    for anchor, positions in KINDS_BY_ANCHOR.items():
         if anchor in lower:
             admitted.update(positions)
     suspects: set[int] = set()

@@ -7,13 +7,14 @@ import json
 import os
 import re
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import NamedTuple
 
-from palace.memory.document import Document
+from palace.memory.document import Document, Entry
 from palace.memory.files import read_fd
 from palace.memory.halls import is_valid_wing
 from palace.memory.secrets import redact
@@ -258,24 +259,24 @@ def _parse_archive(text: str, day: str) -> tuple[list[Doc], str]:
     return ([Doc(DocKind.SUMMARY, day, redact(text))] if text else []), day
 
 
+def _entries(data: bytes) -> Iterator[tuple[Entry, str]]:
+    """The placed entries of a memories.md-shaped file, each with its text as recall stores it."""
+    for entry in Document.parse(data).entries:
+        if entry.path is not None:
+            yield entry, _clip(entry.content.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
+
+
 def _parse_memories(data: bytes, default_day: str) -> list[Doc]:
     """The entries of memories.md, as memory/document.py reads them (so a comment is never an entry)."""
-    docs: list[Doc] = []
-    for entry in Document.parse(data).entries:
-        if entry.path is None:
-            continue
-        content = _clip(entry.content.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
-        docs.append(Doc(memory_kind(str(entry.path)), entry.date or default_day, redact(content)))
-    return docs
+    return [
+        Doc(memory_kind(str(entry.path)), entry.date or default_day, redact(text)) for entry, text in _entries(data)
+    ]
 
 
 def _parse_superseded(data: bytes, default_day: str) -> list[Doc]:
     """The entries of superseded.md: each with its note (when and why it went), only its fact searched."""
     docs: list[Doc] = []
-    for entry in Document.parse(data).entries:
-        if entry.path is None:
-            continue
-        text = _clip(entry.content.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
+    for entry, text in _entries(data):
         fact, _note = split_note(text)
         kind = SUPERSEDED_PREFIX + str(entry.path)
         docs.append(Doc(kind, entry.date or default_day, redact(text), redact(fact)))
