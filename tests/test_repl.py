@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ux_helpers import run_palace
 
 from palace.app import App
 from palace.config import Settings
@@ -54,20 +55,6 @@ def _cwd(env: dict[str, str]) -> Path:
     return cwd
 
 
-def _palace(
-    args: list[str], env: dict[str, str], stdin: str = "", timeout: float = 60
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "palace", *args],
-        input=stdin,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        cwd=_cwd(env),
-    )
-
-
 def _spawn(args: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
     """`palace ARGS` running, with pipes to talk to it."""
     return subprocess.Popen(
@@ -92,7 +79,7 @@ def test_piped_chat_saves_prints_plain_text_and_archives(fake_server: ScriptedSe
     fake_server.responder = lambda body: Step(text=json.dumps({"summary": "Talked about shells.", "memories": []}))
     palace_home.mkdir()
     (palace_home / "config.toml").write_text("[extraction]\nmin_chars = 10\n")
-    done = _palace(
+    done = run_palace(
         ["chat"],
         _env(palace_home, fake_server),
         "I use fish as my shell\n/remember Preferences/editor Uses neovim\n/usage\n/exit\n",
@@ -169,13 +156,13 @@ def test_ask_runs_one_turn_and_archives(run_cli: Run, fake_server: ScriptedServe
 
 def test_ask_reports_endpoint_errors_with_exit_1(palace_home: Path) -> None:
     env = _env(palace_home, None, OPENAI_BASE_URL="http://127.0.0.1:9/v1")
-    done = _palace(["ask", "hi"], env)
+    done = run_palace(["ask", "hi"], env)
     assert done.returncode == 1
     assert "Error:" in done.stderr and "127.0.0.1:9" in done.stderr
 
 
 def test_demo_runs_to_the_end_offline(palace_home: Path) -> None:
-    done = _palace(["demo"], _env(palace_home, None), timeout=120)
+    done = run_palace(["demo"], _env(palace_home, None), timeout=120)
     assert done.returncode == 0, done.stderr
     assert "✓ Saved to Preferences/testing" in done.stdout
     assert "Since you write your tests with pytest" in done.stdout
@@ -344,7 +331,7 @@ def test_a_git_palace_records_each_change_and_the_archive(
         )
     )
     (palace_home / "config.toml").write_text("[extraction]\nmin_chars = 1\n")
-    done = _palace(["chat"], env, "I use fish\n/exit\n")
+    done = run_palace(["chat"], env, "I use fish\n/exit\n")
     assert done.returncode == 0, done.stderr
     log = subprocess.run(["git", "log", "--format=%s"], cwd=palace_home, capture_output=True, text=True).stdout
     subjects = log.splitlines()
@@ -364,7 +351,7 @@ def test_resume_restores_the_conversation_under_the_same_id(
     endpoint = {"OPENAI_BASE_URL": fake_server.base_url, "OPENAI_API_KEY": "test-key"}
     assert run_cli("chat", stdin="My favourite colour is teal\n/exit\n", env=endpoint).returncode == 0
     first_id = next((palace_home / "sessions").glob("*.jsonl")).stem
-    done = _palace(["chat", "--resume"], env, "What is my favourite colour?\n/exit\n")
+    done = run_palace(["chat", "--resume"], env, "What is my favourite colour?\n/exit\n")
     assert done.returncode == 0, done.stderr
     assert f"Resumed session {first_id}" in done.stdout
     chat_requests = [r for r in fake_server.requests if r.get("stream")]
@@ -388,7 +375,7 @@ def test_the_model_recalls_an_earlier_session_through_the_tool(
         Step(tool_calls=[("MemoryRecall", json.dumps({"query": "数据库"}))]),
         Step(text="We chose PostgreSQL 16."),
     )
-    done = _palace(["chat"], env, "Which database did we pick last time?\n/recall PostgreSQL\n/exit\n")
+    done = run_palace(["chat"], env, "Which database did we pick last time?\n/recall PostgreSQL\n/exit\n")
     assert done.returncode == 0, done.stderr
     tool_result = [m for m in fake_server.requests[-1]["messages"] if m["role"] == "tool"][-1]["content"]
     assert "PostgreSQL 16" in tool_result and len(tool_result.encode()) <= 2048
