@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from palace.errors import ContentError, EntryNotFoundError, StoreError
-from palace.memory import MemoryPath, MemoryStore, parse_path, shifted
+from palace.memory import MemoryPath, MemoryStore, offsets, parse_path, shifted
 from palace.memory.document import Document
 from palace.memory.halls import Hall
 from palace.memory.ops import normalise
@@ -471,6 +471,45 @@ def _chain(data: bytes, changes: list[tuple[int, int, list[list[bytes]], bytes]]
     fresh = Document._parse_all(current)
     assert findings(old) == findings(fresh)
     assert describe(old) == describe(fresh)
+
+
+@settings(max_examples=max(EXAMPLES // 3, 30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=documents(),
+    changes=st.lists(
+        st.tuples(st.integers(0, 60), st.integers(0, 3), st.lists(block, max_size=2), st.sampled_from([b"\n", b""])),
+        min_size=1,
+        max_size=30,
+    ),
+    splices=st.lists(
+        st.tuples(st.integers(0, 80), st.integers(0, 3), st.lists(st.sampled_from(["- [2026-12-01] x é", "", "## H"]))),
+        min_size=1,
+        max_size=3,
+    ),
+    depth=st.sampled_from([0, 2, 40]),
+)
+def test_splicing_the_bytes_of_an_edited_document_equals_joining_its_lines(
+    data: bytes,
+    changes: list[tuple[int, int, list[list[bytes]], bytes]],
+    splices: list[tuple[int, int, list[str]]],
+    depth: int,
+) -> None:
+    # A save splices the new lines into the file's bytes at offsets carried from document to document (not
+    # computed again at each edit): after any chain of edits they must cut where joining the lines would.
+    kept = offsets._MAX_DEPTH
+    offsets._MAX_DEPTH = depth
+    try:
+        doc, current = Document._parse_all(data), data
+        for number, (at, remove, chunks, eol) in enumerate(changes):
+            current = _edited(current, at, remove, chunks, eol)
+            doc = doc._derive(current) or Document._parse_all(current)
+            if number % 3 == 0 or number == len(changes) - 1:
+                for start, length, new_lines in splices:
+                    start = min(start, len(doc.lines))
+                    end = min(start + length, len(doc.lines))
+                    assert doc.splice(start, end, new_lines) == doc._splice_lines(start, end, new_lines)
+    finally:
+        offsets._MAX_DEPTH = kept
 
 
 def test_a_palace_edited_many_times_in_a_row_reads_as_parsed_afresh() -> None:

@@ -95,6 +95,18 @@ class UndoRecord:
             return None
 
 
+@dataclass(frozen=True)
+class _LineCount:
+    """The undo log as this process last wrote it: its size, inode and number of lines."""
+
+    size: int
+    inode: int
+    lines: int
+
+
+_line_counts: dict[Path, _LineCount] = {}
+
+
 class UndoStack:
     """`.index/undo.jsonl`: one line per change (or per undone change), newest last, under its own lock.
 
@@ -107,7 +119,8 @@ class UndoStack:
 
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
-        self.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not self.dir.is_dir():
+            self.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         with exclusive(self.dir / "undo.lock"):
             yield
 
@@ -134,30 +147,38 @@ class UndoStack:
                 records = [*records[-(UNDO_DEPTH - 1) :], record]  # older ones fall off as new ones come
         return records
 
-    def _append(self, item: dict[str, Any]) -> None:
+    def _append(self, item: dict[str, Any]) -> int:
+        """Append one line; the log's lines, counted (read) only when another process wrote it meanwhile."""
         line = (json.dumps(item) + "\n").encode("utf-8")
         fd = os.open(self.file, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         try:
             os.write(fd, line)
+            st = os.fstat(fd)
         finally:
             os.close(fd)
+        known = _line_counts.get(self.file)
+        if known is not None and known.size + len(line) == st.st_size and known.inode == st.st_ino:
+            count = known.lines + 1
+        else:
+            try:
+                count = self.file.read_bytes().count(b"\n")  # counted, not parsed
+            except OSError:
+                count = 0
+        _line_counts[self.file] = _LineCount(st.st_size, st.st_ino, count)
+        return count
 
-    def _compact(self) -> None:
-        try:
-            count = self.file.read_bytes().count(b"\n")  # counted, not parsed: this runs at every change
-        except OSError:
-            return
+    def _compact(self, count: int) -> None:
         if count > _COMPACT_AT:
             data = "".join(json.dumps(r.to_json()) + "\n" for r in self.load())
             atomic_write(self.file, data.encode("utf-8"))
+            _line_counts.pop(self.file, None)
 
     def push(self, before: bytes, after: bytes, message: str) -> None:
         record = UndoRecord.of(before, after, message)
         if len(record.old) > _MAX_CHUNK:
             return  # a whole-file rewrite of a huge file: git (if any) still has it
         with self.locked():
-            self._append(record.to_json())
-            self._compact()
+            self._compact(self._append(record.to_json()))
 
     def discard(self, record_id: str) -> None:
         with self.locked():

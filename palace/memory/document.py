@@ -12,6 +12,7 @@ import operator
 import re
 import threading
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from palace.memory.blocks import Block, Entry, Heading, Scan, entry_line, scan
 from palace.memory.halls import Hall, MemoryPath, wing_key
@@ -28,6 +29,7 @@ from palace.memory.lines import (
     split_lines,
 )
 from palace.memory.moves import patched_sections, shifted_blocks, shifted_headings, shifted_sections, shifted_spans
+from palace.memory.offsets import LineOffsets
 from palace.memory.sections import (
     Kind,
     Section,
@@ -123,6 +125,7 @@ class Document:
     # Sections by section_key (the stored objects, to be placed), built on first use and patched when derived.
     _by_key: dict[SectionKey, list[Section]] | None = field(default=None, repr=False)
     _tally: tuple[int, int, int] | None = field(default=None, repr=False)  # of the endings (see _endings)
+    _offsets: LineOffsets | None = field(default=None, repr=False)  # where lines start in _raw (LF-split lines)
 
     def __post_init__(self) -> None:
         self._crlf, self._cr, self._ended = self._tally or _endings(self.eols)
@@ -243,6 +246,8 @@ class Document:
         lines, eols, final_newline = split_lines(text)
         doc = cls(lines, eols, bom=bom, final_newline=final_newline or not lines, _raw=data)
         doc._majority_newline()
+        if not doc._cr:  # lines end with LF (or CRLF): where they start can be counted in the bytes
+            doc._offsets = LineOffsets(len(BOM_BYTES) if bom else 0, data)
         found = scan(lines, 0, len(lines))
         doc._blocks, doc._headings = shifted_blocks(found.blocks), shifted_headings(found.headings)
         doc._lists, doc._unparsed = shifted_spans(found.lists), shifted_spans(found.unparsed_lists)
@@ -289,6 +294,11 @@ class Document:
         )
         doc = Document(lines, eols, bom=self.bom, final_newline=final_newline, _raw=data, _tally=tally)
         doc._majority_newline()
+        if self._offsets is not None and not doc._cr:
+            parts = new[start:new_end].split(b"\n")
+            starts = accumulate((len(part) + 1 for part in parts[: len(region) - 1]), initial=skip + start)
+            region_starts = list(starts) if region else []
+            doc._offsets = self._offsets.derived(first, region_starts, len(region) - old_count, new_end - old_end)
         self._rescan(doc, first, first + old_count, len(region) - old_count)
         return doc
 
@@ -356,9 +366,11 @@ class Document:
         changed = window + placed
         doc._assign_entries(changed)
         doc._runs = compact_runs([*before, Run(changed, [e.start for e in changed], 0), *far])
-        if self._keys is not None:
+        keys = self._keys
+        if keys is not None:
+            self._keys = None  # given to doc: a later look-up here builds its own again (rare: a failed try)
             replaced = cut_runs(cut_runs(self._runs, window_start)[1], limit - delta)[0]
-            doc._keys = patched_index(self._keys, [e for run in replaced for e in run.entries], changed)
+            doc._keys = patched_index(keys, [e for run in replaced for e in run.entries], changed)
         if len(doc._runs) > MAX_RUNS:
             doc._flat = None
             _ = doc.entries  # move them all now, once in a while, rather than walk many runs each time
@@ -491,6 +503,16 @@ class Document:
 
         New lines end with the file's own newline; a last line without an ending stays without one.
         """
+        raw, offsets = self._raw, self._offsets
+        if raw is not None and offsets is not None and self.final_newline and self._crlf in (0, self._ended):
+            # Every line ends alike: the new lines go between the bytes before and after them, as they are.
+            head, tail = offsets.at(start, raw), offsets.at(end, raw)
+            inserted = "".join([line + self.newline for line in new_lines]).encode("utf-8", "surrogateescape")
+            return b"".join((raw[:head], inserted, raw[tail:]))
+        return self._splice_lines(start, end, new_lines)
+
+    def _splice_lines(self, start: int, end: int, new_lines: list[str]) -> bytes:
+        """splice, by joining the lines again (files with mixed endings, or without a final one)."""
         lines = self.lines[:start] + new_lines + self.lines[end:]
         if not lines:
             return BOM_BYTES if self.bom else b""

@@ -74,8 +74,13 @@ def open_regular(file: Path) -> int | None:
 
 
 def read_fd(fd: int) -> bytes:
+    """The whole file from its start: one read when it holds what fstat says, else until a read finds none."""
     os.lseek(fd, 0, os.SEEK_SET)
-    chunks = []
+    size = os.fstat(fd).st_size
+    first = os.read(fd, size + 1)
+    if size and len(first) == size:
+        return first
+    chunks = [first]  # it grew or shrank since the fstat, or a file system returned less: read on
     while chunk := os.read(fd, 1 << 20):
         chunks.append(chunk)
     return b"".join(chunks)

@@ -27,18 +27,21 @@ class Derived(NamedTuple):
 
 
 def patched_index(index: dict[str, list[Entry]], removed: list[Entry], added: list[Entry]) -> dict[str, list[Entry]]:
-    """A copy of a key index without the removed entries (by identity) and with the added ones in rooms."""
-    patched = dict(index)  # the lists are shared with the parent: replace them, never change them
+    """The key index without the removed entries (by identity) and with the added ones in rooms.
+
+    Patched in place: the document it belonged to gives it up (copying it would cost as much as the file).
+    Its lists may be held by a reader: they are replaced, never changed.
+    """
     for entry in removed:
-        kept = [e for e in patched.get(entry.key, ()) if e is not entry]
+        kept = [e for e in index.get(entry.key, ()) if e is not entry]
         if kept:
-            patched[entry.key] = kept
+            index[entry.key] = kept
         else:
-            patched.pop(entry.key, None)
+            index.pop(entry.key, None)
     for entry in added:
         if entry.path is not None:
-            patched[entry.key] = [*patched.get(entry.key, ()), entry]
-    return patched
+            index[entry.key] = [*index.get(entry.key, ()), entry]
+    return index
 
 
 MAX_RUNS = 24
@@ -109,8 +112,31 @@ def split_on(text: str, ending: str) -> tuple[list[str], list[str], bool]:
     return lines, eols, not tail
 
 
+class _Shared(NamedTuple):
+    """The last pair of texts compared, and what they share: a save compares the same two texts when it
+    re-parses, when it records the change for undo and when it remembers where the change went."""
+
+    a: bytes
+    b: bytes
+    prefix: int
+    suffix: dict[int, int]  # by limit
+
+
+_last = _Shared(b"", b"", 0, {})
+
+
 def common_prefix(a: bytes, b: bytes) -> int:
     """How many leading bytes a and b share."""
+    global _last
+    last = _last
+    if last.a is a and last.b is b:
+        return last.prefix
+    found = _prefix(a, b)
+    _last = _Shared(a, b, found, {})
+    return found
+
+
+def _prefix(a: bytes, b: bytes) -> int:
     lo, hi = 0, min(len(a), len(b))
     while lo < hi:  # slices of bytes compare with memcmp: O(n) in all, in C
         mid = (lo + hi + 1) // 2
@@ -123,6 +149,16 @@ def common_prefix(a: bytes, b: bytes) -> int:
 
 def common_suffix(a: bytes, b: bytes, limit: int) -> int:
     """How many trailing bytes a and b share, at most limit."""
+    last = _last
+    if last.a is a and last.b is b:
+        known = last.suffix.get(limit)
+        if known is None:
+            known = last.suffix[limit] = _suffix(a, b, limit)
+        return known
+    return _suffix(a, b, limit)
+
+
+def _suffix(a: bytes, b: bytes, limit: int) -> int:
     lo, hi = 0, limit
     while lo < hi:
         mid = (lo + hi + 1) // 2

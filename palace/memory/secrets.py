@@ -8,6 +8,7 @@ vendor formats and look-alikes (bench/secrets_corpus/)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from typing import NamedTuple
@@ -239,6 +240,7 @@ def _matches(text: str) -> Iterator[tuple[int, re.Match[str]]]:
             yield from ((position, match) for match in kind.pattern.finditer(text))
 
 
+@functools.lru_cache(maxsize=512)  # a save checks its path and content at each layer it passes through
 def find_secret(text: str) -> str | None:
     """The name of the first kind of secret in text, or None."""
     for index, _ in _matches(text):

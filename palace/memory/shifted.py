@@ -28,7 +28,7 @@ class Piece(NamedTuple, Generic[T]):
 class Shifted(Generic[T]):
     """A read-only sequence of items sorted by the line they start at, as moved pieces."""
 
-    __slots__ = ("_ends", "_flat", "_line", "_move", "_pieces", "joined")
+    __slots__ = ("_ends", "_firsts", "_flat", "_line", "_move", "_pieces", "joined")
 
     def __init__(self, pieces: list[Piece[T]], move: Callable[[T, int], T], line: Callable[[T], int]) -> None:
         kept: list[Piece[T]] = []
@@ -47,6 +47,7 @@ class Shifted(Generic[T]):
             kept = [Piece(flat, [line(item) for item in flat], 0)]
         self._pieces = kept
         self._ends = list(itertools.accumulate(len(p.items) for p in kept))
+        self._firsts = [p.lines[0] + p.delta for p in kept]  # the line each piece starts at, here
 
     @classmethod
     def of(cls, items: list[T], move: Callable[[T, int], T], line: Callable[[T], int]) -> Shifted[T]:
@@ -91,13 +92,11 @@ class Shifted(Generic[T]):
 
     def index(self, line: int) -> int:
         """How many items start before line."""
-        count = 0
-        for piece, end in zip(self._pieces, self._ends, strict=True):
-            if piece.lines[-1] + piece.delta < line:
-                count = end
-                continue
-            return count + bisect.bisect_left(piece.lines, line - piece.delta)
-        return count
+        at = bisect.bisect_left(self._firsts, line) - 1  # the last piece that starts before line
+        if at < 0:
+            return 0
+        piece = self._pieces[at]
+        return (self._ends[at - 1] if at else 0) + bisect.bisect_left(piece.lines, line - piece.delta)
 
     def index_right(self, line: int) -> int:
         """How many items start at or before line."""
@@ -116,14 +115,19 @@ class Shifted(Generic[T]):
     def pieces(self, low: int, high: int, delta: int = 0) -> list[Piece[T]]:
         """Items [low, high) as pieces (sharing this one's lists), moved delta lines further."""
         found: list[Piece[T]] = []
-        start = 0
-        for piece, end in zip(self._pieces, self._ends, strict=True):
-            if end > low and start < high:
-                a, b = max(low - start, 0), min(high, end) - start
-                if a == 0 and b == len(piece.items):
-                    found.append(Piece(piece.items, piece.lines, piece.delta + delta))
-                else:
-                    found.append(Piece(piece.items[a:b], piece.lines[a:b], piece.delta + delta))
+        if low >= high:
+            return found
+        ends = self._ends
+        at = bisect.bisect_right(ends, low)  # the first piece that holds item low
+        start = ends[at - 1] if at else 0
+        for piece, end in zip(self._pieces[at:], ends[at:], strict=True):
+            if start >= high:
+                break
+            a, b = max(low - start, 0), min(high, end) - start
+            if a == 0 and b == len(piece.items):
+                found.append(Piece(piece.items, piece.lines, piece.delta + delta))
+            else:
+                found.append(Piece(piece.items[a:b], piece.lines[a:b], piece.delta + delta))
             start = end
         return found
 

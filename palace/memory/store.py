@@ -119,7 +119,7 @@ class _Acknowledged:
     path: MemoryPath
     content: str
     by: str
-    line: str
+    line: bytes  # the entry's line as written (its text, encoded as the file is)
     site: bytes  # the text around the change as it was before it
 
 
@@ -244,7 +244,7 @@ class MemoryStore:
         if result.action in ("refreshed", "unchanged"):  # the same fact said again: it is reused
             self.reuse.bump([(result.where or result.path, result.content)], "confirmed", self._day)
         if result.action == "saved" and self._last_write is not None:
-            line = f"[{self._day}] {result.content}"  # as the line was written
+            line = f"[{self._day}] {result.content}".encode("utf-8", "surrogateescape")  # as the line was written
             site = _site(*self._last_write)
             self._recent.append(_Acknowledged(time.monotonic(), parsed, result.content, by, line, site))
         return result
@@ -261,13 +261,12 @@ class MemoryStore:
         if not self._recent:
             return []
         try:
-            text = self.read_bytes().decode("utf-8", "surrogateescape")
+            data = self.read_bytes()
         except StoreError:
             return []
         # Dropped means: the line is gone and the text around it is again what it was before the save (a
         # copy made before it). A line changed by hand, or a hand edit that continued it, is the user's.
-        data = text.encode("utf-8", "surrogateescape")
-        missing = [a for a in self._recent if a.site and a.line not in text and a.site in data]
+        missing = [a for a in self._recent if a.site and a.line not in data and a.site in data]
         self._recent = [a for a in self._recent if a not in missing]
         repaired: list[ChangeResult] = []
         for lost in missing:
@@ -365,7 +364,9 @@ class MemoryStore:
         for _ in _attempts():
             try:
                 self._day = self.today().isoformat()
-                new, result = op(Document.parse(base), self._day)
+                doc = Document.parse(base)
+                base = doc.to_bytes()  # equal bytes, as the object the parse remembered: compared faster
+                new, result = op(doc, self._day)
             except PalaceError:
                 if late is not None:  # the file holds our edit of a stale text: give the editor's back
                     self._give_back(late, base, current)
@@ -442,8 +443,7 @@ class MemoryStore:
     def _after_write(self, before: bytes, after: bytes, message: str) -> None:
         self._last_write = (before, after)
         if self._recent:  # what palace itself has just removed is no longer to be repaired
-            text = after.decode("utf-8", "surrogateescape")
-            self._recent = [a for a in self._recent if a.line in text]
+            self._recent = [a for a in self._recent if a.line in after]
         self._render_cache.clear()
         self._doc_cache = None
         for hook in self.hooks:
