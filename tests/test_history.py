@@ -16,7 +16,7 @@ from palace.app import init_palace
 from palace.errors import HistoryError, PalaceError, UndoError
 from palace.history.autocommit import GitHistory
 from palace.history.log import history_log
-from palace.history.undo import undo_last
+from palace.history.undo import UNDO_DEPTH, undo_last
 from palace.memory import MemoryStore
 from palace.ui.editor import open_editor
 
@@ -394,6 +394,39 @@ def test_undo_records_the_edit_not_copies_of_a_big_file(tmp_path: Path) -> None:
         assert store.read_bytes() == expected
     with pytest.raises(UndoError, match="nothing to undo"):
         undo_last(store, home)
+
+
+def test_the_undo_log_stays_short_even_when_another_process_appends_to_it(tmp_path: Path) -> None:
+    # A process counts the log's lines as it appends them; when someone else wrote meanwhile it must count
+    # again, or the log would grow without bound (or be compacted too early).
+    home = tmp_path / "p"
+    store, _history, _warnings = make(home, git_repo=False)
+    log = home / ".index" / "undo.jsonl"
+    for n in range(60):
+        store.save("Preferences/shells", f"Shell fact number {n}")
+    assert len(log.read_bytes().splitlines()) <= 4 * UNDO_DEPTH + 1
+    foreign = "".join('{"undone": "%032x"}\n' % n for n in range(60))  # as another palace process writes
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write(foreign)
+    store.save("Preferences/shells", "The last shell fact")
+    assert len(log.read_bytes().splitlines()) <= UNDO_DEPTH
+    undo_last(store, home)
+    assert "The last shell fact" not in store.read_bytes().decode()
+    assert "Shell fact number 59" in store.read_bytes().decode()
+
+
+def test_digests_of_big_texts_that_differ_by_one_byte_differ() -> None:
+    # Digests of big texts are remembered (a save hashes the text before it, the last save's after): a text
+    # equal in length but not in bytes must never get the remembered digest.
+    import hashlib
+
+    from palace.sha import sha256_hex
+
+    first = b"x" * 300_000
+    second = first[:-1] + b"y"
+    assert sha256_hex(first) == hashlib.sha256(first).hexdigest()
+    assert sha256_hex(second) == hashlib.sha256(second).hexdigest()
+    assert sha256_hex(bytes(bytearray(first))) == hashlib.sha256(first).hexdigest()  # equal, another object
 
 
 def test_undo_with_git_is_a_commit(palace: Palace) -> None:
