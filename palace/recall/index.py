@@ -21,14 +21,14 @@ from palace.memory.reuse import ReuseCounts
 from palace.paths import MEMORIES, SUPERSEDED, PalacePaths
 from palace.recall import rank, scan_state
 from palace.recall.rank import RecallHit
+from palace.recall.scan_state import SESSIONS_DIR, Stamp
 from palace.recall.schema import DOC_BITS, SCHEMA, TABLES, chunks, index_version, pack_terms, unpack_terms
 from palace.recall.scope import Scope
-from palace.recall.sources import Doc, FileKind, FileMeta, Found, ParsedFile, classify, hot_files, read_file
+from palace.recall.sources import Doc, FileKind, FileMeta, ParsedFile, classify, read_file, stat_folder
 from palace.recall.text import tokenize
 
 BATCH_FILES = 200  # files re-indexed per write transaction (keeps the write lock short)
 FULL_SCAN_SECONDS = 600.0  # every session file is re-stat'ed at least this often (in-place edits)
-SESSIONS_DIR = "sessions/"  # rel paths of session files start with this
 
 _T = TypeVar("_T")
 
@@ -59,6 +59,19 @@ class _Indexed(NamedTuple):
 # The files whose documents are entries, found through the document-level index `fts`; a session's
 # documents are found through its file in `ffts` and read whole, so they are not in `fts`.
 _ENTRY_FILES = frozenset({FileKind.MEMORIES, FileKind.SUPERSEDED})
+_ENTRY_PATHS = {MEMORIES: FileKind.MEMORIES, SUPERSEDED: FileKind.SUPERSEDED}  # stat'ed at every catch-up
+_UNSETTLED = -1  # the sessions/ mtime kept when it changed just before the listing: list it again next time
+
+
+class _Scan(NamedTuple):
+    """What a catch-up found: the files whose stamp is not the index's, the indexed ones that are gone."""
+
+    changed: dict[str, Stamp]  # rel path -> the stamp found
+    gone: list[str]
+    looked_at: int  # files looked at
+    full: bool  # every session file was stat'ed
+    snapshot: scan_state.Snapshot | None  # the index's stamps a listing of sessions/ compared with
+
 
 _CORRUPT_CODES = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB (primary result codes)
 _BUSY_CODES = {5, 6}  # SQLITE_BUSY, SQLITE_LOCKED
@@ -89,7 +102,6 @@ class RecallIndex:
         self._conn: sqlite3.Connection | None = None
         self._dir_mtime: int | None = None
         self._hot: list[str] = []
-        self._names: dict[str, int] = {}  # rel path -> inode, from the last listing of sessions/
         self._cache = rank.IndexCache()
         self._last_full = 0.0
         self._rebuilt = False
@@ -234,77 +246,65 @@ class RecallIndex:
             stats.seconds = time.perf_counter() - started
             return stats
 
-    def _scan(self) -> tuple[Found, set[str] | None]:
-        """The files to compare with the table, and the set of paths looked at (None: a full scan, every
-        indexed file was looked at).
+    def _scan(self, conn: sqlite3.Connection) -> _Scan:
+        """The files looked at, compared with the index.
 
-        A full scan stats every session file (first use, then every FULL_SCAN_SECONDS). Otherwise a
-        changed directory mtime (a file added, removed or renamed into place) costs a listing of names
-        and inodes and a stat of the new or replaced ones, and the files that may change in place (see
-        hot_files) are stat'ed at every use. An old, not hot file rewritten in place (same inode) is
-        seen at the next full scan."""
+        A full scan (first use, then every FULL_SCAN_SECONDS) stats every session file. When sessions/'s
+        mtime changed (a file added, removed or renamed into place, or written in place of a removed one)
+        it is listed and every archive is stat'ed, and the journals that may have changed (see stat_folder);
+        both compare with the snapshot of the index's stamps (scan_state) rather than the file table.
+        Otherwise only the hot files (written lately, or a journal still growing) are stat'ed: an old file
+        rewritten in place while sessions/ did not change is seen at the next full scan."""
         sessions = PalacePaths(self.home).sessions
+        read_at = time.time_ns()
         try:
             dir_mtime: int | None = sessions.stat().st_mtime_ns
         except OSError:
             dir_mtime = None
         now = time.time()
-        # Without the names of a listing (a process that took up an earlier one's state), a changed
-        # directory is read as at first use.
-        changed = dir_mtime != self._dir_mtime
-        full = self._dir_mtime is None or now - self._last_full > FULL_SCAN_SECONDS or (changed and not self._names)
-        checked: set[str] | None = None
-        if full or changed:
-            # Read the directory's mtime before listing it: a file added meanwhile changes it again.
-            self._dir_mtime = dir_mtime
-            to_stat, checked = self._list(sessions, full, now)
-        else:
-            checked = set(self._hot)
-            to_stat = checked
-        found = _stat_sessions(self.home, to_stat)
-        if full:
-            self._hot = hot_files(found, now)
-            self._cache.sources.clear()  # cheap to refill; keeps the cache honest after another's rebuild
-        elif checked:
-            self._hot = sorted(set(self._hot) | {rel for rel in checked if rel in found})
-        for name, kind in ((MEMORIES, FileKind.MEMORIES), (SUPERSEDED, FileKind.SUPERSEDED)):
-            if checked is not None:
-                checked.add(name)
-            with contextlib.suppress(OSError):
-                st = os.stat(self.home / name)
-                found[name] = FileMeta(kind, name, "", st.st_size, st.st_mtime_ns)
-        return found, checked
+        full = self._dir_mtime is None or now - self._last_full > FULL_SCAN_SECONDS
+        if full or dir_mtime != self._dir_mtime:
+            # Read the directory's mtime before listing it: a file added meanwhile changes it again, unless it
+            # lands in the same tick as a change just before the listing; then the next catch-up lists again.
+            settled = dir_mtime is None or scan_state.settled(dir_mtime, read_at)
+            self._dir_mtime = dir_mtime if settled else _UNSETTLED
+            return self._list(conn, sessions, full, now)
+        found = _stat_files(self.home, [*self._hot, *_ENTRY_PATHS])
+        self._hot = [rel for rel in self._hot if rel in found]
+        known = _indexed_stamps(conn, {*self._hot, *_ENTRY_PATHS})
+        changed = {rel: stamp for rel, stamp in found.items() if known.get(rel) != stamp}
+        return _Scan(changed, [rel for rel in known if rel not in found], len(found), False, None)
 
-    def _list(self, sessions: Path, full: bool, now: float) -> tuple[set[str], set[str] | None]:
-        """List sessions/: the files to stat, and the paths looked at (None for a full scan)."""
-        names: dict[str, int] = {}  # rel path -> inode (from the directory entry: no stat needed)
-        with contextlib.suppress(OSError), os.scandir(sessions) as entries:
-            for entry in entries:
-                if classify(entry.name) is not None:
-                    names[SESSIONS_DIR + entry.name] = entry.inode()
-        checked: set[str] | None = None
+    def _list(self, conn: sqlite3.Connection, sessions: Path, full: bool, now: float) -> _Scan:
+        """List sessions/ and stat its files (every one for a full scan), and the entry files."""
+        snapshot = scan_state.indexed(conn)
+        try:
+            listing = stat_folder(sessions, snapshot, full, now)
+        except OSError as exc:
+            self._dir_mtime = None
+            raise RecallError(f"cannot list {sessions}: {exc.strerror}") from exc
         if full:
             self._last_full = now
-            to_stat = set(names)
-        else:
-            # Added, removed, and replaced (renamed into place: a new inode) files, and the hot ones.
-            changed = {rel for rel, inode in names.items() if self._names.get(rel) != inode}
-            checked = changed | (self._names.keys() - names.keys()) | set(self._hot)
-            to_stat = checked & names.keys()
-        self._names = names
-        return to_stat, checked
+        self._hot = sorted(SESSIONS_DIR + name for name in listing.hot)
+        self._cache.sources.clear()  # cheap to refill; keeps the cache honest after another's rebuild
+        changed = {SESSIONS_DIR + name: stamp for name, stamp in listing.changed.items()}
+        gone = [SESSIONS_DIR + name for name in listing.gone]
+        entries = _stat_files(self.home, _ENTRY_PATHS)
+        changed.update((rel, stamp) for rel, stamp in entries.items() if snapshot.others.get(rel) != stamp)
+        gone += [rel for rel in snapshot.others if rel not in entries]
+        return _Scan(changed, gone, listing.looked_at + len(entries), full, snapshot)
 
     def _refresh(self, conn: sqlite3.Connection) -> RefreshStats:
         stats = RefreshStats()
         if self._dir_mtime is None:
             self._resume(conn)
-        found, checked = self._scan()
-        stats.full_scan = checked is None
-        known = _indexed_stamps(conn, checked)
-        gone = [rel for rel in known if rel not in found]
-        todo = [rel for rel, meta in found.items() if known.get(rel) != (meta.size, meta.mtime_ns)]
-        stats.unchanged = len(found) - len(todo)
-        work: list[tuple[str, FileMeta | None]] = [(rel, found[rel]) for rel in todo] + [(rel, None) for rel in gone]
+        scan = self._scan(conn)
+        stats.full_scan = scan.full
+        # In name order, the entry files last: file ids, and so ties in the shortlist, do not vary by run.
+        todo = sorted(scan.changed, key=lambda rel: (rel in _ENTRY_PATHS, rel))
+        stats.unchanged = scan.looked_at - len(todo)
+        work: list[tuple[str, FileMeta | None]] = [(rel, m) for rel in todo if (m := _meta(rel, scan.changed[rel]))]
+        work += [(rel, None) for rel in sorted(scan.gone)]
         for i in range(0, len(work), BATCH_FILES):
             if not self._write(conn, work[i : i + BATCH_FILES], stats):
                 break
@@ -312,21 +312,17 @@ class RecallIndex:
             self._cache.doc_count = None
         if not stats.busy:
             self._keep_state(conn)
+            if scan.snapshot is not None:
+                scan_state.keep_snapshot(conn, scan.snapshot)
         return stats
 
     def _resume(self, conn: sqlite3.Connection) -> None:
-        """A new process takes up the scan state an earlier one left (the last full scan, the hot files)
-        while it holds: the same index, an unchanged sessions/ and a full scan less than
-        FULL_SCAN_SECONDS ago. Its first search then stats the hot files, not every session file."""
+        """A new process takes up the scan state an earlier one left (sessions/'s mtime then, the last full
+        scan, the hot files) while it holds: the same index and a full scan less than FULL_SCAN_SECONDS ago.
+        Its first search then stats the hot files, or if sessions/ changed since, lists it (see _scan)."""
         state = scan_state.read(conn)
-        if state is None or time.time() - state.last_full > FULL_SCAN_SECONDS:
-            return
-        try:
-            dir_mtime = PalacePaths(self.home).sessions.stat().st_mtime_ns
-        except OSError:
-            return
-        if dir_mtime == state.dir_mtime:
-            self._dir_mtime, self._last_full, self._hot = dir_mtime, state.last_full, list(state.hot)
+        if state is not None and time.time() - state.last_full <= FULL_SCAN_SECONDS:
+            self._dir_mtime, self._last_full, self._hot = state.dir_mtime, state.last_full, list(state.hot)
             self._state = state
 
     def _keep_state(self, conn: sqlite3.Connection) -> None:
@@ -400,7 +396,7 @@ def _rebuild_schema(conn: sqlite3.Connection) -> None:
     conn.execute("BEGIN IMMEDIATE")
     try:
         if conn.execute("PRAGMA user_version").fetchone()[0] != expected:  # not rebuilt by another process
-            for table in (*TABLES, "scan_state"):
+            for table in (*TABLES, *scan_state.TABLES):  # the file table first: its triggers go with it
                 conn.execute(f"DROP TABLE IF EXISTS {table}")
             for statement in SCHEMA.split(";"):
                 if statement.strip():
@@ -417,21 +413,26 @@ def _rebuild_schema(conn: sqlite3.Connection) -> None:
         raise
 
 
-def _stat_sessions(home: Path, rels: set[str]) -> Found:
-    """What each of the session files at rels is, with its stat stamp (files gone meanwhile left out)."""
-    found: Found = {}
-    base = os.fspath(home) + os.sep  # plain strings: a Path per file was most of a full scan's time
-    for rel in sorted(rels):  # in name order: file ids, and so ties in the shortlist, do not vary by run
-        name = classify(rel[len(SESSIONS_DIR) :])
-        if name is None:
-            continue
+def _stat_files(home: Path, rels: Iterable[str]) -> dict[str, Stamp]:
+    """rel path -> stamp of each regular file at rels (files gone meanwhile left out)."""
+    found: dict[str, Stamp] = {}
+    base = os.fspath(home) + os.sep  # plain strings: a Path per file costs more than its stat
+    for rel in rels:
         try:
             st = os.stat(base + rel)
         except OSError:
-            continue  # gone meanwhile
+            continue
         if stat.S_ISREG(st.st_mode):
-            found[rel] = FileMeta(name.kind, name.source, name.day, st.st_size, st.st_mtime_ns)
+            found[rel] = (st.st_size, st.st_mtime_ns)
     return found
+
+
+def _meta(rel: str, stamp: Stamp) -> FileMeta | None:
+    """What the file at rel is, with its stamp; None for a name recall ignores."""
+    if rel in _ENTRY_PATHS:
+        return FileMeta(_ENTRY_PATHS[rel], rel, "", *stamp)
+    name = classify(rel[len(SESSIONS_DIR) :]) if rel.startswith(SESSIONS_DIR) else None
+    return None if name is None else FileMeta(name.kind, name.source, name.day, *stamp)
 
 
 def _indexed_stamps(conn: sqlite3.Connection, paths: set[str] | None) -> dict[str, tuple[int, int]]:

@@ -7,7 +7,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
@@ -20,9 +20,9 @@ from palace.memory.halls import is_valid_wing
 from palace.memory.secrets import redact
 from palace.memory.sidefile import split_note
 from palace.recall.redaction import redact_all
+from palace.recall.scan_state import Snapshot, Stamp, growing, recent_ns
 
 MAX_DOC_CHARS = 20_000  # a pasted log is indexed (and shown) up to this many characters
-HOT_SECONDS = 2 * 86400  # session files written this recently are stat'ed at every use
 
 _SESSION_FILE = re.compile(r"^(\d{4}-\d{2}-\d{2})-([0-9A-Za-z]{1,32})\.(jsonl|md)$")
 
@@ -90,9 +90,6 @@ class FileMeta(NamedTuple):
     day: str  # "" for memories.md: its entries carry their own dates
     size: int
     mtime_ns: int
-
-
-Found = dict[str, FileMeta]  # rel path -> what the scan found there
 
 
 @dataclass
@@ -312,17 +309,88 @@ def read_file(path: Path, kind: FileKind, day: str) -> ParsedFile | None:
     return ParsedFile(docs, day, st.st_size, st.st_mtime_ns, wings)
 
 
-def hot_files(found: Found, now: float) -> list[str]:
-    """Files that may still change in place: journals without an archive or newer than it (a live or
-    resumed session), and any session file written in the last HOT_SECONDS."""
-    recent = int((now - HOT_SECONDS) * 1e9)
-    archives = {meta.source: meta.mtime_ns for meta in found.values() if meta.kind == FileKind.ARCHIVE}
-    hot = []
-    for rel, meta in found.items():
-        live = meta.kind == FileKind.JOURNAL and meta.mtime_ns > archives.get(meta.source, -1)
-        if meta.mtime_ns > recent or live:
-            hot.append(rel)
-    return hot
+class Listing(NamedTuple):
+    """What a look at sessions/ found, by file name: each file whose stamp is not the index's (new, or another
+    version), those the index holds that are gone, the hot ones, and how many files it went through."""
+
+    changed: dict[str, Stamp]
+    gone: list[str]
+    hot: list[str]
+    looked_at: int
+
+
+def stat_folder(folder: Path, known: Snapshot, every: bool, now: float) -> Listing:
+    """The session files in folder compared with the index's stamps (`known`): one listing, and a stat (by
+    name in the open folder) of every archive, and of every journal if `every`, else of the journals that may
+    have changed: new, growing by the index's stamps (not quiet: see scan_state.growing), or whose archive
+    changed. A journal is palace's append-only record of a session: it grows only while the session runs; an
+    old one rewritten by hand is seen at the next look at `every` file.
+
+    Hot: written in the last HOT_SECONDS, or a growing journal. A name the index knows is not classified
+    again. A folder that does not exist has no files; one that cannot be listed raises OSError."""
+    try:
+        names = os.listdir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        return Listing({}, list(known.sessions), [], 0)
+    recent = recent_ns(now)
+    look = _Look(os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)), known.sessions)
+    try:
+        journals = set()
+        held = known.sessions
+        seen = 0  # names the index holds: when all are here, none is gone
+        for name in names:
+            if name.endswith(".jsonl"):
+                journals.add(name)
+            elif name in held:
+                seen += 1
+                look.stat(name)
+            elif classify(name) is not None:
+                look.stat(name)
+        seen += len(journals) - len(journals - held.keys())
+        gone = held.keys() - set(names) if seen < len(held) else set()
+        hot = [name for name, (_size, mtime) in look.stamps.items() if mtime > recent]
+        archives = [name for name in (*look.changed, *gone, *look.failed) if name.endswith(".md")]
+        look_at = journals if every else (journals - known.quiet) | (journals & _journals_of(archives))
+        for name in look_at:
+            if name in known.sessions or classify(name) is not None:
+                stamp = look.stat(name)
+                if stamp is not None and growing(stamp, look.stamps.get(_archive_of(name)), recent):
+                    hot.append(name)
+    finally:
+        os.close(look.fd)
+    gone.update(name for name in look.failed if name in known.sessions)
+    return Listing(look.changed, sorted(gone), hot, len(look.stamps) + len(journals) - len(look_at))
+
+
+def _archive_of(journal: str) -> str:
+    return journal.removesuffix(".jsonl") + ".md"
+
+
+def _journals_of(archives: Iterable[str]) -> set[str]:
+    return {archive.removesuffix(".md") + ".jsonl" for archive in archives}
+
+
+class _Look:
+    """The stat'ing of stat_folder, by name in the open folder: the stamps found, those not as indexed."""
+
+    def __init__(self, fd: int, known: Mapping[str, Stamp]) -> None:
+        self.fd, self.known = fd, known
+        self.stamps: dict[str, Stamp] = {}
+        self.changed: dict[str, Stamp] = {}
+        self.failed: list[str] = []  # listed, but gone meanwhile or not a regular file
+
+    def stat(self, name: str) -> Stamp | None:
+        try:
+            st = os.stat(name, dir_fd=self.fd)
+        except OSError:
+            st = None
+        if st is None or not stat.S_ISREG(st.st_mode):
+            self.failed.append(name)
+            return None
+        self.stamps[name] = stamp = (st.st_size, st.st_mtime_ns)
+        if stamp != self.known.get(name):
+            self.changed[name] = stamp
+        return stamp
 
 
 _CLASSIFIED: dict[str, SessionName | None] = {}
