@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -405,7 +406,7 @@ def test_the_undo_log_stays_short_even_when_another_process_appends_to_it(tmp_pa
     for n in range(60):
         store.save("Preferences/shells", f"Shell fact number {n}")
     assert len(log.read_bytes().splitlines()) <= 4 * UNDO_DEPTH + 1
-    foreign = "".join('{"undone": "%032x"}\n' % n for n in range(60))  # as another palace process writes
+    foreign = "".join(json.dumps({"undone": f"{n:032x}"}) + "\n" for n in range(60))  # as another palace writes
     with log.open("a", encoding="utf-8") as handle:
         handle.write(foreign)
     store.save("Preferences/shells", "The last shell fact")
