@@ -11,6 +11,7 @@ import random
 import shutil
 import sqlite3
 import sys
+import threading
 from collections import Counter
 from pathlib import Path
 
@@ -270,6 +271,28 @@ def test_the_vocabulary_stays_a_recount_as_files_change(palace: Path, pooled: li
     # What a build of the same files from nothing holds. (Not all the same answers: a file added later has a
     # higher id, which breaks ties in the shortlist differently.)
     assert changed == _build(_copy(palace, "fresh"))[0]
+
+
+def test_a_build_beside_another_thread_spawns_its_workers(
+    palace: Path, pooled: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A thread (the REPL has a few) may hold a lock a forked child would need: the workers are spawned.
+    other = _copy(palace, "serial")
+    plans: list[pool._Plan | None] = []
+    plan = pool._plan
+    monkeypatch.setattr(pool, "_plan", lambda files: plans.append(plan(files)) or plans[-1])
+    done = threading.Event()
+    thread = threading.Thread(target=done.wait)
+    thread.start()
+    try:
+        in_workers = _build(palace)
+    finally:
+        done.set()
+        thread.join()
+    assert plans[0] is not None and plans[0].context.get_start_method() == "spawn"  # the build; then searches
+    assert sum(pooled) == len(in_workers[0]["files"])  # type: ignore[arg-type]
+    monkeypatch.setenv("PALACE_RECALL_WORKERS", "0")
+    assert in_workers == _build(other)
 
 
 def _die(*_args: object) -> object:
