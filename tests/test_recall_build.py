@@ -289,7 +289,7 @@ def test_a_build_beside_another_thread_spawns_its_workers(
     finally:
         done.set()
         thread.join()
-    assert plans[0] is not None and plans[0].context.get_start_method() == "spawn"  # the build; then searches
+    assert plans[0] is not None and plans[0].start == "spawn"  # the build (then the searches: no pool)
     assert sum(pooled) == len(in_workers[0]["files"])  # type: ignore[arg-type]
     monkeypatch.setenv("PALACE_RECALL_WORKERS", "0")
     assert in_workers == _build(other)

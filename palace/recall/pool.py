@@ -4,19 +4,20 @@ on the other cores, while this process writes what they send back."""
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import sys
 import threading
 from collections import deque
 from collections.abc import Generator
-from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from palace.recall import redaction
 from palace.recall.build import Work
 from palace.recall.prepare import PreparedFiles, prepare_many
+
+if TYPE_CHECKING:  # imported when a pool starts: a search that catches up a few files never needs them
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 FORK_FILES = 400  # a catch-up of fewer files reads them here: starting the workers would cost more ...
 SPAWN_FILES = 3000  # ... where a worker is a new interpreter that imports palace (spawned, not forked)
@@ -27,7 +28,7 @@ AHEAD = 2  # batches handed out before the one being written: the workers never 
 
 class _Plan(NamedTuple):
     workers: int
-    context: multiprocessing.context.BaseContext
+    start: str  # "fork" or "spawn"
 
 
 def _plan(files: int) -> _Plan | None:
@@ -41,7 +42,7 @@ def _plan(files: int) -> _Plan | None:
     fork = sys.platform == "linux" and threading.active_count() == 1
     if files < (FORK_FILES if fork else SPAWN_FILES) or cores < 2 or most < 1:
         return None
-    return _Plan(min(cores, most), multiprocessing.get_context("fork" if fork else "spawn"))
+    return _Plan(min(cores, most), "fork" if fork else "spawn")
 
 
 Tasks = list["Future[PreparedFiles]"] | None  # None: not handed out (the pool broke)
@@ -51,12 +52,7 @@ def prepared(home: Path, batches: list[Work], files: int) -> Generator[PreparedF
     """For each batch in turn (of a catch-up that reads this many files), its files read by worker processes
     (None: read them in this process, as when there are too few, or the pool could not start or broke)."""
     plan = _plan(files)
-    executor = None
-    if plan is not None:
-        if plan.context.get_start_method() == "fork":
-            redaction.compile_all()  # once here, not once in each worker
-        with contextlib.suppress(OSError, ValueError):
-            executor = ProcessPoolExecutor(max_workers=plan.workers, mp_context=plan.context)
+    executor = _start(plan) if plan is not None else None
     if executor is None:
         yield from (None for _ in batches)
         return
@@ -74,6 +70,19 @@ def prepared(home: Path, batches: list[Work], files: int) -> Generator[PreparedF
             yield ready
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _start(plan: _Plan) -> ProcessPoolExecutor | None:
+    """The pool of the plan's worker processes (None if it cannot be set up)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    if plan.start == "fork":
+        redaction.compile_all()  # once here, not once in each worker
+    try:
+        return ProcessPoolExecutor(max_workers=plan.workers, mp_context=multiprocessing.get_context(plan.start))
+    except (OSError, ValueError):  # no semaphores (no /dev/shm), say
+        return None
 
 
 def _hand_out(executor: ProcessPoolExecutor, home: Path, batch: Work) -> Tasks:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import operator
 import re
 import unicodedata
@@ -197,13 +198,19 @@ _NUMBER_WORD = re.compile(r"\b(?:" + "|".join(sorted({*_UNITS, *_TENS}, key=len,
 # The code points outside the CJK ranges. A word character (not `_`) that is none of them is CJK; one that is
 # no CJK is of the other kind: a `_WORD` word is a run of pieces, each a run of one kind.
 _NON_CJK = "\x00-\u303f\u3100-\u33ff\u4dc0-\u4dff\ua000-\uabff\ud7b0-\uf8ff\ufb00-\U0001ffff\U00030000-\U0010ffff"
-_PIECE = re.compile(f"([^\\W_{_NON_CJK}]+)|([^\\W_{_CJK_CLASS}]+)")
+
+
+@functools.cache
+def _piece_regex() -> re.Pattern[str]:
+    """A CJK run (group 1) or a run of other word characters (group 2); compiled on first use (its classes
+    take milliseconds, and most processes see no CJK)."""
+    return re.compile(f"([^\\W_{_NON_CJK}]+)|([^\\W_{_CJK_CLASS}]+)")
 
 
 def _mixed_pieces(text: str) -> list[tuple[str, bool]]:
     """(piece, is_cjk) for each run of CJK or of other word characters (`_WORD`'s words, split where CJK
     starts or ends)."""
-    return [(cjk, True) if cjk else (other, False) for cjk, other in _PIECE.findall(text)]
+    return [(cjk, True) if cjk else (other, False) for cjk, other in _piece_regex().findall(text)]
 
 
 def tokenize(text: str) -> list[str]:
@@ -217,7 +224,7 @@ def tokenize(text: str) -> list[str]:
         if _HAS_CJK.search(normed) is None:
             words = _WORD.findall(normed)
         else:
-            pieces = _PIECE.findall(normed)
+            pieces = _piece_regex().findall(normed)
             words = [other for _cjk, other in pieces if other]
     # A `_NUMBER_WORD` match is a word (a piece) of its own: no number word among them, no match either.
     if not _NUMBER_WORDS.isdisjoint(words):
