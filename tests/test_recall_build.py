@@ -312,7 +312,7 @@ def test_a_broken_pool_leaves_the_reading_to_this_process(
 
 def test_a_small_catch_up_does_not_start_workers(palace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[object] = []
-    monkeypatch.setattr(pool, "ProcessPoolExecutor", lambda *args, **kwargs: started.append(args))
+    monkeypatch.setattr(pool, "_start", lambda plan: started.append(plan))
     with RecallIndex(palace) as index:
         assert index.refresh().added > 0
         assert index.search("database")
