@@ -54,8 +54,9 @@ and ranking: `RecallHit`), `passages` (excerpts), `format` (`format_hits`, and `
 memory entries shown, whose reuse is counted).
 """
 
+from palace.recall.build import RefreshStats
 from palace.recall.format import format_hits
-from palace.recall.index import RecallIndex, RefreshStats
+from palace.recall.index import RecallIndex
 from palace.recall.rank import MAX_LIMIT, MAX_QUERY_CHARS, MIN_SHORTLIST, RecallHit
 from palace.recall.text import query_terms, stem, tokenize
 

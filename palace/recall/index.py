@@ -8,24 +8,22 @@ import sqlite3
 import stat
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass
 from datetime import date
-from itertools import chain
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
 from palace.errors import RecallError
 from palace.memory.reuse import ReuseCounts
 from palace.paths import MEMORIES, SUPERSEDED, PalacePaths
-from palace.recall import rank, scan_state
+from palace.recall import pool, rank, scan_state
+from palace.recall.build import RefreshStats, Work, write_batch
+from palace.recall.prepare import PreparedFiles, prepare_many
 from palace.recall.rank import RecallHit
 from palace.recall.scan_state import SESSIONS_DIR, Stamp
-from palace.recall.schema import DOC_BITS, SCHEMA, TABLES, chunks, index_version, pack_terms, unpack_terms
+from palace.recall.schema import SCHEMA, TABLES, chunks, index_version
 from palace.recall.scope import Scope
-from palace.recall.sources import Doc, FileKind, FileMeta, ParsedFile, classify, read_file, stat_folder
-from palace.recall.text import tokenize
+from palace.recall.sources import FileKind, FileMeta, classify, stat_folder
 
 BATCH_FILES = 200  # files re-indexed per write transaction (keeps the write lock short)
 FULL_SCAN_SECONDS = 600.0  # every session file is re-stat'ed at least this often (in-place edits)
@@ -33,32 +31,6 @@ FULL_SCAN_SECONDS = 600.0  # every session file is re-stat'ed at least this ofte
 _T = TypeVar("_T")
 
 
-@dataclass
-class RefreshStats:
-    """What one catch-up did. `busy`: another process held the index; the search used it as it was."""
-
-    added: int = 0
-    changed: int = 0
-    removed: int = 0
-    unchanged: int = 0
-    full_scan: bool = False
-    busy: bool = False
-    rebuilt: bool = False
-    seconds: float = 0.0
-
-
-class _Indexed(NamedTuple):
-    """A file's row in the index: its id and the stamp of the version indexed."""
-
-    id: int
-    size: int
-    mtime_ns: int
-    kind: str
-
-
-# The files whose documents are entries, found through the document-level index `fts`; a session's
-# documents are found through its file in `ffts` and read whole, so they are not in `fts`.
-_ENTRY_FILES = frozenset({FileKind.MEMORIES, FileKind.SUPERSEDED})
 _ENTRY_PATHS = {MEMORIES: FileKind.MEMORIES, SUPERSEDED: FileKind.SUPERSEDED}  # stat'ed at every catch-up
 _UNSETTLED = -1  # the sessions/ mtime kept when it changed just before the listing: list it again next time
 
@@ -303,11 +275,13 @@ class RecallIndex:
         # In name order, the entry files last: file ids, and so ties in the shortlist, do not vary by run.
         todo = sorted(scan.changed, key=lambda rel: (rel in _ENTRY_PATHS, rel))
         stats.unchanged = scan.looked_at - len(todo)
-        work: list[tuple[str, FileMeta | None]] = [(rel, m) for rel in todo if (m := _meta(rel, scan.changed[rel]))]
+        work: Work = [(rel, m) for rel in todo if (m := _meta(rel, scan.changed[rel]))]
         work += [(rel, None) for rel in sorted(scan.gone)]
-        for i in range(0, len(work), BATCH_FILES):
-            if not self._write(conn, work[i : i + BATCH_FILES], stats):
-                break
+        batches = [work[i : i + BATCH_FILES] for i in range(0, len(work), BATCH_FILES)]
+        with contextlib.closing(pool.prepared(self.home, batches, len(todo))) as ready:
+            for batch, prepared in zip(batches, ready, strict=True):
+                if not self._write(conn, batch, stats, prepared):
+                    break
         if work:
             self._cache.doc_count = None
         if not stats.busy:
@@ -330,7 +304,13 @@ class RecallIndex:
         if self._dir_mtime is not None:
             self._state = scan_state.keep(conn, self._state, self._dir_mtime, self._last_full, self._hot)
 
-    def _write(self, conn: sqlite3.Connection, batch: list[tuple[str, FileMeta | None]], stats: RefreshStats) -> bool:
+    def _write(
+        self,
+        conn: sqlite3.Connection,
+        batch: Work,
+        stats: RefreshStats,
+        ready: PreparedFiles | None,
+    ) -> bool:
         """Re-index (meta) or drop (None) a batch of files in one transaction; False if another process
         holds the write lock (it is catching up: search what is there)."""
         try:
@@ -342,10 +322,9 @@ class RecallIndex:
                 return False
             raise
         try:
-            delta = _VocabDelta()
-            for rel, meta in batch:
-                self._apply(conn, rel, meta, stats, delta)
-            delta.write(conn)
+            if ready is None:  # read here, inside the transaction
+                ready = prepare_many(self.home, [(rel, meta) for rel, meta in batch if meta is not None])
+            write_batch(conn, batch, ready, stats, self._cache.sources)
             conn.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(sqlite3.Error):
@@ -353,41 +332,6 @@ class RecallIndex:
             self._dir_mtime = None
             raise
         return True
-
-    def _apply(
-        self, conn: sqlite3.Connection, rel: str, meta: FileMeta | None, stats: RefreshStats, delta: _VocabDelta
-    ) -> None:
-        """Re-index (or drop) one file inside a write transaction, re-checking it against the table."""
-        found = conn.execute("SELECT id, size, mtime_ns, kind FROM file WHERE path = ?", (rel,)).fetchone()
-        row = _Indexed._make(found) if found is not None else None
-        if meta is not None and row is not None and (row.size, row.mtime_ns) == (meta.size, meta.mtime_ns):
-            return  # another process indexed this version meanwhile
-        parsed = read_file(self.home / rel, meta.kind, meta.day) if meta is not None else None
-        if parsed is not None and row is not None and (row.size, row.mtime_ns) == (parsed.size, parsed.mtime_ns):
-            return  # another process indexed this version meanwhile
-        if row is not None:
-            _drop_docs(conn, row.id, row.kind in _ENTRY_FILES, delta)
-        if meta is None or parsed is None:
-            if row is not None:
-                conn.execute("DELETE FROM file WHERE id = ?", (row.id,))
-                stats.removed += 1
-            return
-        if row is None:
-            cur = conn.execute(
-                "INSERT INTO file (path, kind, source, day, wings, size, mtime_ns) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (rel, meta.kind, meta.source, parsed.day, " ".join(parsed.wings), parsed.size, parsed.mtime_ns),
-            )
-            file_id = int(cur.lastrowid or 0)
-            stats.added += 1
-        else:
-            file_id = row.id
-            conn.execute(
-                "UPDATE file SET day = ?, wings = ?, size = ?, mtime_ns = ? WHERE id = ?",
-                (parsed.day, " ".join(parsed.wings), parsed.size, parsed.mtime_ns, file_id),
-            )
-            stats.changed += 1
-        self._cache.sources[file_id] = meta.source
-        _insert_docs(conn, file_id, meta.source, parsed, delta, meta.kind in _ENTRY_FILES)
 
 
 def _rebuild_schema(conn: sqlite3.Connection) -> None:
@@ -444,91 +388,3 @@ def _indexed_stamps(conn: sqlite3.Connection, paths: set[str] | None) -> dict[st
         for chunk, marks in chunks(sorted(paths)):
             rows += conn.execute(f"SELECT path, size, mtime_ns FROM file WHERE path IN ({marks})", chunk).fetchall()
     return {rel: (size, mtime) for rel, size, mtime in rows}
-
-
-class _VocabDelta:
-    """The vocabulary's changes in one write transaction, written at its end (a common term is updated
-    once a batch, not once a file)."""
-
-    def __init__(self) -> None:
-        self.docs: Counter[str] = Counter()
-        self.files: Counter[str] = Counter()
-        self.dropped = False
-
-    def add_file(self, docs: list[set[str]], held: Collection[str]) -> None:
-        """A file indexed: the distinct terms of each of its documents, and of the file."""
-        self.docs.update(chain.from_iterable(docs))  # an iterable, not a mapping: counted in C
-        self.files.update(held)
-
-    def add(self, held: Counter[str], sign: int) -> None:
-        if sign > 0:
-            self.docs.update(held)
-            self.files.update(held.keys())
-        else:
-            self.docs.subtract(held)
-            self.files.subtract(held.keys())
-            self.dropped = True
-
-    def write(self, conn: sqlite3.Connection) -> None:
-        changed = sorted((t, self.docs[t], n) for t, n in self.files.items() if n or self.docs[t])
-        conn.executemany(
-            "INSERT INTO vocab (term, docs, files) VALUES (?, ?, ?) "
-            "ON CONFLICT (term) DO UPDATE SET docs = docs + excluded.docs, files = files + excluded.files",
-            changed,
-        )
-        if self.dropped:
-            gone = [(t,) for t, n in self.files.items() if n < 0]
-            conn.executemany("DELETE FROM vocab WHERE term = ? AND files <= 0", gone)
-
-
-def _drop_docs(conn: sqlite3.Connection, file_id: int, entries: bool, delta: _VocabDelta) -> None:
-    """Remove one file's documents from the table, the full-text indexes and the vocabulary."""
-    rows = [
-        (rowid, unpack_terms(t)) for rowid, t in conn.execute("SELECT id, terms FROM doc WHERE file_id = ?", (file_id,))
-    ]
-    held = _held([terms for _rowid, terms in rows])
-    if held:
-        conn.execute("INSERT INTO ffts (ffts, rowid, terms) VALUES ('delete', ?, ?)", (file_id, " ".join(sorted(held))))
-        delta.add(held, -1)
-    if entries:
-        conn.executemany("INSERT INTO fts (fts, rowid, terms) VALUES ('delete', ?, ?)", rows)
-    conn.execute("DELETE FROM doc WHERE file_id = ?", (file_id,))
-
-
-def _held(terms: list[str]) -> Counter[str]:
-    """term -> how many of these documents (each a space-separated terms string) hold it."""
-    held = Counter(chain.from_iterable(set(text.split(" ")) for text in terms))
-    held.pop("", None)
-    return held
-
-
-def _insert_docs(
-    conn: sqlite3.Connection, file_id: int, source: str, parsed: ParsedFile, delta: _VocabDelta, entries: bool
-) -> None:
-    """Index one file's documents (those with at least one term), numbered in file order; an entry file's
-    documents in the document-level index too; the file as a whole in the file-level index (which files hold
-    a term: the shortlist) and the vocabulary (how many documents and files hold each term: the weights,
-    typo corrections)."""
-    docs: list[Doc] = parsed.docs[: 1 << DOC_BITS]
-    rows: list[tuple[int, int, str, str, str, str, bytes]] = []
-    per_doc: list[set[str]] = []
-    indexed: list[tuple[int, str]] = []
-    for number, doc in enumerate(docs):
-        terms = tokenize(doc.text if doc.indexed is None else doc.indexed)
-        if terms:
-            rowid = file_id << DOC_BITS | number
-            joined = " ".join(terms)
-            rows.append((rowid, file_id, source, doc.date, doc.kind, doc.text, pack_terms(joined)))
-            per_doc.append(set(terms))
-            if entries:
-                indexed.append((rowid, joined))
-    # One statement per file, not two per document: the build spends its time in Python, not in SQLite.
-    conn.executemany(
-        "INSERT INTO doc (id, file_id, source, date, kind, text, terms) VALUES (?, ?, ?, ?, ?, ?, ?)", rows
-    )
-    if indexed:
-        conn.executemany("INSERT INTO fts (rowid, terms) VALUES (?, ?)", indexed)
-    held = set().union(*per_doc)
-    if held:
-        conn.execute("INSERT INTO ffts (rowid, terms) VALUES (?, ?)", (file_id, " ".join(sorted(held))))
-        delta.add_file(per_doc, held)

@@ -5,29 +5,60 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from itertools import accumulate
+from typing import NamedTuple
 
-from palace.memory.secrets import KINDS_BY_ANCHOR, SECRET_KINDS, UNANCHORED_KINDS, SecretKind, redact
+from palace.memory.secrets import (
+    _DISCORD,
+    _MAILGUN,
+    _TELEGRAM,
+    KINDS_BY_ANCHOR,
+    SECRET_KINDS,
+    UNANCHORED_KINDS,
+    SecretKind,
+    redact,
+)
 
 _SEPARATOR = "\n"
 
 
-_SCREENS: dict[int, tuple[re.Pattern[str], re.Pattern[str] | None]] = {}
+# A kind whose regex starts with a character class is tried at every position of the text: for those a
+# screen, a regex starting with a literal (searched for quickly) that matches inside every match of the kind,
+# is searched first, and the kind runs only if it finds something. Keyed by the kind's source: a kind whose
+# regex changed runs without one.
+_SCREENED = {
+    _TELEGRAM: r":[A-Za-z0-9_\-]{35}",  # the `:` after the bot id and the 35 characters after it
+    _MAILGUN: r"-[0-9a-f]{8}-[0-9a-f]{8}\b",  # the last two groups
+    _DISCORD: r"\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27}",  # from the first dot
+}
 
 
-def _screen(position: int, kind: SecretKind) -> tuple[re.Pattern[str], re.Pattern[str] | None]:
-    """A kind's regex (and its folded form) run over the joined messages, with `^` and `$` at every line.
+class _Regexes(NamedTuple):
+    """How redact_all runs one kind over the joined messages."""
+
+    pattern: re.Pattern[str]
+    folded: bool  # run over the lower-cased text
+    screen: re.Pattern[str] | None  # searched first (see _SCREENED)
+
+
+_REGEXES: dict[int, _Regexes] = {}
+
+
+def _regexes(position: int, kind: SecretKind) -> _Regexes:
+    """A kind's regex (its folded form for a case-insensitive kind) run over the joined messages, with `^` and
+    `$` at every line.
 
     Every match inside one message is then a match in the joined text at the same place (a message's edges
     sit at a newline, which every lookaround of the table treats as it treats the text's edges), so a
     message that no match of the joined text overlaps holds no secret."""
-    screens = _SCREENS.get(position)
-    if screens is None:
+    regexes = _REGEXES.get(position)
+    if regexes is None:
         flags = re.ASCII | re.MULTILINE
         folded = kind.folded is not None
-        pattern = re.compile(kind.source, flags | (re.IGNORECASE if folded else 0))
-        screens = (pattern, re.compile(kind.source, flags) if folded else None)
-        _SCREENS[position] = screens
-    return screens
+        screen = _SCREENED.get(kind.source) if not folded else None
+        # A folded kind's regex without IGNORECASE runs over the lower-cased text, as redact() runs it.
+        regexes = _Regexes(re.compile(kind.source, flags), folded, re.compile(screen, flags) if screen else None)
+        _REGEXES[position] = regexes
+    return regexes
 
 
 def redact_all(texts: list[str]) -> list[str]:
@@ -46,12 +77,19 @@ def redact_all(texts: list[str]) -> list[str]:
             admitted.update(positions)
     suspects: set[int] = set()
     for position in sorted(admitted):
-        kind = SECRET_KINDS[position]
-        # As redact() runs it on a message whose lower() kept its length: the folded form over the lower text.
-        pattern, lowered = _screen(position, kind)
-        regex, text = (pattern, joined) if lowered is None else (lowered, lower)
-        for match in regex.finditer(text):
+        regexes = _regexes(position, SECRET_KINDS[position])
+        text = lower if regexes.folded else joined
+        if regexes.screen is not None and regexes.screen.search(text) is None:
+            continue
+        for match in regexes.pattern.finditer(text):
             first = bisect_right(starts, match.start()) - 1
             last = bisect_right(starts, max(match.end() - 1, match.start())) - 1
             suspects.update(range(first, last + 1))
     return [redact(text) if number in suspects else text for number, text in enumerate(texts)]
+
+
+def compile_all() -> None:
+    """Compile every kind's regexes now (before worker processes are forked: each would compile its own)."""
+    for position, kind in enumerate(SECRET_KINDS):
+        _regexes(position, kind)
+        _ = kind.pattern if kind.folded is None else kind.folded  # what redact() runs, compiled on first use

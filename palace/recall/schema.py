@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TypeVar
 
 from palace.memory.secrets import SECRET_KINDS
 
-SCHEMA_VERSION = 9  # bump when the tables or the tokenizer change: older index files are rebuilt
+SCHEMA_VERSION = 10  # bump when the tables or the tokenizer change: older index files are rebuilt
 DOC_BITS = 20  # a document's rowid is its file's id << DOC_BITS | its number in the file
 TABLES = ("vocab", "ffts", "fts_vocab", "fts", "doc", "file")  # in the order they are dropped
 IN_LIST = 500  # values per `IN (?, ...)` list, well under SQLite's limit on bound parameters
@@ -30,7 +30,6 @@ CREATE INDEX IF NOT EXISTS file_source ON file(source);
 CREATE TABLE IF NOT EXISTS doc (
     id INTEGER PRIMARY KEY,
     file_id INTEGER NOT NULL,
-    source TEXT NOT NULL,
     date TEXT NOT NULL,
     kind TEXT NOT NULL,
     text TEXT NOT NULL,
@@ -58,15 +57,31 @@ def index_version() -> int:
     return zlib.crc32(fingerprint.encode("utf-8")) & 0x7FFFFFFF or 1
 
 
-def pack_terms(terms: str) -> bytes:
-    """A document's space-separated index terms as stored: compressed (terms repeat, and are read back in
-    bulk only to score candidates)."""
-    return zlib.compress(terms.encode("utf-8"), 1)
+PACKED_CHARS = 400  # a document's terms from this long on are stored compressed
 
 
-def unpack_terms(stored: bytes) -> str:
-    """The space-separated index terms of a document as pack_terms stored them."""
-    return zlib.decompress(stored).decode("utf-8")
+def pack_all(terms: Iterable[str]) -> list[bytes | str]:
+    """Documents' space-separated index terms as stored. From PACKED_CHARS on, compressed (terms repeat, and
+    are read back in bulk only to score candidates): each alone (raw deflate, a full flush after each, so that
+    it decompresses without the others), by one compressor (setting one up costs more than compressing a
+    message). Shorter ones as they are (text, not a blob): compressing them would save little and cost most
+    of the compressing time."""
+    stored: list[bytes | str] = []
+    packer = None
+    for text in terms:
+        if len(text) < PACKED_CHARS:
+            stored.append(text)
+            continue
+        packer = packer or zlib.compressobj(1, zlib.DEFLATED, -zlib.MAX_WBITS)
+        stored.append(packer.compress(text.encode("utf-8")) + packer.flush(zlib.Z_FULL_FLUSH))
+    return stored
+
+
+def unpack_terms(stored: bytes | str) -> str:
+    """The space-separated index terms of a document as pack_all stored them."""
+    if isinstance(stored, str):
+        return stored
+    return zlib.decompressobj(-zlib.MAX_WBITS).decompress(stored).decode("utf-8")
 
 
 def chunks(items: Sequence[_T]) -> Iterator[tuple[Sequence[_T], str]]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import stat
@@ -19,6 +18,7 @@ from palace.memory.files import read_fd
 from palace.memory.halls import is_valid_wing
 from palace.memory.secrets import redact
 from palace.memory.sidefile import split_note
+from palace.recall.records import journal_records
 from palace.recall.redaction import redact_all
 from palace.recall.scan_state import Snapshot, Stamp, growing, recent_ns
 
@@ -161,13 +161,7 @@ def _parse_journal(data: bytes, day: str) -> tuple[list[Doc], str, tuple[str, ..
     elsewhere is dated by when it happened, not by when its file was written), and its header's wings."""
     docs: list[Doc] = []
     wings: tuple[str, ...] = ()
-    for line in data.split(b"\n"):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except ValueError:  # a truncated last line of a live journal, or a damaged line
-            continue
+    for obj in journal_records(data):
         if not isinstance(obj, dict):
             continue
         if obj.get("type") == "session" and not docs:

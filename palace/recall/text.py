@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
 import unicodedata
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
-from typing import cast
 
 MAX_QUERY_TERMS = 32
 SNIPPET_CHARS = 220
@@ -24,7 +25,22 @@ _CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
 _HAS_CJK = re.compile(f"[{_CJK_CLASS}]")
 _VOWEL = re.compile(r"[aeiouy]")
 
-_STEM_CACHE: dict[str, str] = {}
+_STEMS_KEPT = 200_000  # words whose stem is remembered (the first ones looked up)
+
+
+class _Stems(dict[str, str]):
+    """word -> its stem, worked out on its first lookup: a lookup of a known word costs no Python call."""
+
+    def __missing__(self, word: str) -> str:
+        w = _IRREGULAR.get(word, word)
+        if len(w) > 3 and w.isascii() and w.isalpha():
+            w = _final_e(_derivational(_verb_ending(_plural(w))))
+        if len(self) < _STEMS_KEPT:
+            self[word] = w
+        return w
+
+
+_STEMS = _Stems()
 
 
 def stem(word: str) -> str:
@@ -33,15 +49,7 @@ def stem(word: str) -> str:
     It only has to map variants of a word to the same key on both the index and the query side;
     the key need not be a real word (`database`, `Databases` -> `databas`).
     """
-    cached = _STEM_CACHE.get(word)
-    if cached is not None:
-        return cached
-    w = _IRREGULAR.get(word, word)
-    if len(w) > 3 and w.isascii() and w.isalpha():
-        w = _final_e(_derivational(_verb_ending(_plural(w))))
-    if len(_STEM_CACHE) < 200_000:
-        _STEM_CACHE[word] = w
-    return w
+    return _STEMS[word]
 
 
 # Irregular past forms (and a few plurals) -> the word they come from, so that "what did she buy" finds
@@ -110,9 +118,7 @@ def _norm(text: str) -> str:
 
 def _cjk_terms(run: str) -> list[str]:
     """Overlapping bigrams of a CJK run, plus its last character (so any character starts a term)."""
-    if len(run) == 1:
-        return [run]
-    return [run[i : i + 2] for i in range(len(run) - 1)] + [run[-1]]
+    return [*map(operator.add, run, run[1:]), run[-1]]
 
 
 _UNITS = {
@@ -183,48 +189,70 @@ def _pieces(text: str) -> Iterable[tuple[str, bool]]:
     return _words_as_numbers(pieces) if _NUMBER_WORD.search(text) else pieces
 
 
-# ASCII bytes -> themselves for letters and digits, a space for the rest (what separates `_WORD`'s runs).
-_ASCII_SPACES = bytes(c if chr(c).isalnum() else 0x20 for c in range(128)) + b" " * 128
+# ASCII bytes -> themselves lowered for letters and digits, a space for the rest (what separates `_WORD`'s runs).
+_ASCII_WORDS = bytes(ord(chr(c).lower()) if chr(c).isalnum() else 0x20 for c in range(128)) + b" " * 128
 _NUMBER_WORDS = frozenset({*_UNITS, *_TENS})
 _NUMBER_WORD = re.compile(r"\b(?:" + "|".join(sorted({*_UNITS, *_TENS}, key=len, reverse=True)) + r")\b")
 
 
-def _mixed_pieces(text: str) -> Iterator[tuple[str, bool]]:
-    for word in _WORD.findall(text):
-        if _HAS_CJK.search(word) is None:
-            yield word, False
-            continue
-        pos = 0
-        for run in _CJK_RUN.finditer(word):
-            if run.start() > pos:
-                yield word[pos : run.start()], False
-            yield run.group(), True
-            pos = run.end()
-        if pos < len(word):
-            yield word[pos:], False
+# The code points outside the CJK ranges. A word character (not `_`) that is none of them is CJK; one that is
+# no CJK is of the other kind: a `_WORD` word is a run of pieces, each a run of one kind.
+_NON_CJK = "\x00-\u303f\u3100-\u33ff\u4dc0-\u4dff\ua000-\uabff\ud7b0-\uf8ff\ufb00-\U0001ffff\U00030000-\U0010ffff"
+
+
+@functools.cache
+def _piece_regex() -> re.Pattern[str]:
+    """A CJK run (group 1) or a run of other word characters (group 2); compiled on first use (its classes
+    take milliseconds, and most processes see no CJK)."""
+    return re.compile(f"([^\\W_{_NON_CJK}]+)|([^\\W_{_CJK_CLASS}]+)")
+
+
+def _mixed_pieces(text: str) -> list[tuple[str, bool]]:
+    """(piece, is_cjk) for each run of CJK or of other word characters (`_WORD`'s words, split where CJK
+    starts or ends)."""
+    return [(cjk, True) if cjk else (other, False) for cjk, other in _piece_regex().findall(text)]
 
 
 def tokenize(text: str) -> list[str]:
     """Index terms of text: stemmed words and CJK bigrams, in order."""
-    words: list[str] | None  # None: CJK in the text
-    if text.isascii():  # NFKC leaves ASCII as it is, and casefold is lower; `[^\W_]+` is a run of [a-z0-9]
-        normed = text.lower()
-        words = normed.encode("ascii").translate(_ASCII_SPACES).decode("ascii").split()
+    pieces: list[tuple[str, str]] | None = None  # (CJK run, other word): one of them ""; None: no CJK
+    normed: str | None = None  # NFKC and casefold; for ASCII text (where that is lower()) made if needed
+    if text.isascii():  # `[^\W_]+` is then a run of [a-z0-9]: the table lowers and keeps those, spaces the rest
+        words = text.encode("ascii").translate(_ASCII_WORDS).decode("ascii").split()
     else:
         normed = _norm(text)
-        words = _WORD.findall(normed) if _HAS_CJK.search(normed) is None else None
-    # No number word among the words: no `_NUMBER_WORD` match either (the set is a cheaper first look).
-    if words is not None and (_NUMBER_WORDS.isdisjoint(words) or _NUMBER_WORD.search(normed) is None):
-        # Most words were stemmed before: lookups in C (the index build's time), a call for the others.
-        known = list(map(_STEM_CACHE.get, words))
-        if None in known:
-            return [term if term is not None else stem(word) for term, word in zip(known, words, strict=True)]
-        return cast("list[str]", known)  # no None in it
+        if _HAS_CJK.search(normed) is None:
+            words = _WORD.findall(normed)
+        else:
+            pieces = _piece_regex().findall(normed)
+            words = [other for _cjk, other in pieces if other]
+    # A `_NUMBER_WORD` match is a word (a piece) of its own: no number word among them, no match either.
+    if not _NUMBER_WORDS.isdisjoint(words):
+        normed = text.lower() if normed is None else normed
+        if _NUMBER_WORD.search(normed) is not None:
+            return _number_terms(normed)
+    if pieces is None or normed is None:
+        return list(map(_STEMS.__getitem__, words))  # most words were stemmed before: lookups in C
+    terms: list[str] = []
+    numerals = _ZH_NUMBER_RUN.search(normed) is not None
+    for cjk, other in pieces:
+        if other:
+            terms.append(_STEMS[other])
+        else:
+            terms += map(operator.add, cjk, cjk[1:])  # _cjk_terms
+            terms.append(cjk[-1])
+            if numerals:
+                terms += cjk_numbers(cjk)
+    return terms
+
+
+def _number_terms(normed: str) -> list[str]:
+    """tokenize's terms of normalised text that writes a number in words."""
     terms: list[str] = []
     for piece, is_cjk in _pieces(normed):
         if is_cjk:
-            terms.extend(_cjk_terms(piece))
-            terms.extend(cjk_numbers(piece))
+            terms += _cjk_terms(piece)
+            terms += cjk_numbers(piece)
         else:
             terms.append(stem(piece))
     return terms
