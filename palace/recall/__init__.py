@@ -54,11 +54,31 @@ and ranking: `RecallHit`), `passages` (excerpts), `format` (`format_hits`, and `
 memory entries shown, whose reuse is counted).
 """
 
-from palace.recall.build import RefreshStats
-from palace.recall.format import format_hits
-from palace.recall.index import RecallIndex
-from palace.recall.rank import MAX_LIMIT, MAX_QUERY_CHARS, MIN_SHORTLIST, RecallHit
-from palace.recall.text import query_terms, stem, tokenize
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from palace.recall.build import RefreshStats
+    from palace.recall.format import format_hits
+    from palace.recall.index import RecallIndex
+    from palace.recall.rank import MAX_LIMIT, MAX_QUERY_CHARS, MIN_SHORTLIST, RecallHit
+    from palace.recall.text import query_terms, stem, tokenize
+
+# Imported when first asked for: a first query in a new process needs the index, not the formatting.
+_HOMES = {
+    "RefreshStats": "build",
+    "format_hits": "format",
+    "RecallIndex": "index",
+    "MAX_LIMIT": "rank",
+    "MAX_QUERY_CHARS": "rank",
+    "MIN_SHORTLIST": "rank",
+    "RecallHit": "rank",
+    "query_terms": "text",
+    "stem": "text",
+    "tokenize": "text",
+}
 
 __all__ = [
     "MAX_LIMIT",
@@ -72,3 +92,15 @@ __all__ = [
     "stem",
     "tokenize",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is not None:
+        return getattr(importlib.import_module(f"palace.recall.{home}"), name)
+    try:  # a submodule, as `palace.recall.rank` was when this package imported them all
+        return importlib.import_module(f"palace.recall.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"palace.recall.{name}":
+            raise
+        raise AttributeError(f"module 'palace.recall' has no attribute {name!r}") from None
