@@ -10,7 +10,6 @@ from __future__ import annotations
 import bisect
 import operator
 import re
-import threading
 from dataclasses import dataclass, field
 from itertools import accumulate
 
@@ -21,15 +20,18 @@ from palace.memory.lines import (
     MAX_RUNS,
     Derived,
     Run,
+    at_line_start,
     common_prefix,
     common_suffix,
     compact_runs,
     cut_runs,
+    endings,
     patched_index,
     split_lines,
 )
 from palace.memory.moves import patched_sections, shifted_blocks, shifted_headings, shifted_sections, shifted_spans
 from palace.memory.offsets import LineOffsets
+from palace.memory.recent import Recent
 from palace.memory.sections import (
     Kind,
     Section,
@@ -67,32 +69,12 @@ _ATX_LINE = re.compile(r"^#{1,6}(?:[ \t]|$)")
 _CLOSED_BEFORE_ATX = frozenset({"blank_line", "heading", "list", "paragraph", "thematic_break"})
 
 
-_MEMO_SIZE = 4
-_memo: list[Document] = []  # the last few parsed documents, most recent last
-_memo_lock = threading.Lock()
+_parsed: Recent[Document] = Recent(4)  # the last few parsed documents
 
 
 def clear_parse_cache() -> None:
     """Forget the recently parsed documents (the next parse starts from nothing)."""
-    with _memo_lock:
-        _memo.clear()
-
-
-def _remember(doc: Document) -> None:
-    with _memo_lock:
-        if doc in _memo:
-            _memo.remove(doc)
-        _memo.append(doc)
-        del _memo[:-_MEMO_SIZE]
-
-
-def _recent(data: bytes) -> tuple[Document | None, Document | None]:
-    """(a remembered document of exactly these bytes, the most recent remembered document)."""
-    with _memo_lock:
-        for doc in reversed(_memo):
-            if doc._raw is not None and (doc._raw is data or (len(doc._raw) == len(data) and doc._raw == data)):
-                return doc, doc
-        return None, (_memo[-1] if _memo else None)
+    _parsed.clear()
 
 
 @dataclass(eq=False)
@@ -124,11 +106,11 @@ class Document:
     _keys: dict[str, list[Entry]] | None = field(default=None, repr=False)
     # Sections by section_key (the stored objects, to be placed), built on first use and patched when derived.
     _by_key: dict[SectionKey, list[Section]] | None = field(default=None, repr=False)
-    _tally: tuple[int, int, int] | None = field(default=None, repr=False)  # of the endings (see _endings)
+    _tally: tuple[int, int, int] | None = field(default=None, repr=False)  # of the endings (see lines.endings)
     _offsets: LineOffsets | None = field(default=None, repr=False)  # where lines start in _raw (LF-split lines)
 
     def __post_init__(self) -> None:
-        self._crlf, self._cr, self._ended = self._tally or _endings(self.eols)
+        self._crlf, self._cr, self._ended = self._tally or endings(self.eols)
 
     @property
     def blocks(self) -> list[Block]:
@@ -219,14 +201,14 @@ class Document:
     @classmethod
     def parse(cls, data: bytes) -> Document:
         """Parse raw file bytes; never fails, whatever the bytes."""
-        same, recent = _recent(data)
+        same, recent = _parsed.find(data)
         if same is not None:
-            _remember(same)
+            _parsed.remember(same)
             return same
         doc = recent._derive(data) if recent is not None else None
         if doc is None:
             doc = cls._parse_all(data)
-        _remember(doc)
+        _parsed.remember(doc)
         return doc
 
     def reparse(self, data: bytes) -> Document:
@@ -234,7 +216,7 @@ class Document:
         if self._raw is not None and self._raw == data:
             return self
         doc = self._derive(data) or Document._parse_all(data)
-        _remember(doc)
+        _parsed.remember(doc)
         return doc
 
     @classmethod
@@ -274,7 +256,7 @@ class Document:
         suffix = common_suffix(old, new, min(len(old), len(new)) - prefix)
         start = old.rfind(b"\n", 0, prefix) + 1  # the changed lines, in whole lines
         old_end, new_end = len(old) - suffix, len(new) - suffix
-        if not (_at_line_start(old, old_end) and _at_line_start(new, new_end)):
+        if not (at_line_start(old, old_end) and at_line_start(new, new_end)):
             newline = new.find(b"\n", new_end)
             step = len(new) - new_end if newline < 0 else newline + 1 - new_end
             old_end, new_end = old_end + step, new_end + step
@@ -286,7 +268,7 @@ class Document:
         lines = self.lines[:first] + region + self.lines[first + old_count :]
         eols = self.eols[:first] + region_eols + self.eols[first + old_count :]
         final_newline = (ended or not lines) if new_end == len(new) else self.final_newline
-        gone, came = _endings(self.eols[first : first + old_count]), _endings(region_eols)
+        gone, came = endings(self.eols[first : first + old_count]), endings(region_eols)
         tally = (
             self._crlf - gone[0] + came[0],
             self._cr - gone[1] + came[1],
@@ -533,14 +515,5 @@ class Document:
         return self._serialise(lines, eols)
 
 
-def _endings(eols: list[str]) -> tuple[int, int, int]:
-    """(lines that end with CRLF, with a lone CR (a file without LFs), lines that have an ending)."""
-    return eols.count("\r\n"), eols.count("\r"), len(eols) - eols.count("")
-
-
 def _room_path(room: Section) -> MemoryPath | None:
     return MemoryPath(room.wing, room.hall, room.room) if room.hall and room.room else None
-
-
-def _at_line_start(data: bytes, pos: int) -> bool:
-    return pos == 0 or data[pos - 1] == 10  # "\n"

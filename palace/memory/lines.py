@@ -76,6 +76,15 @@ def compact_runs(runs: list[Run]) -> list[Run]:
     return out
 
 
+def endings(eols: list[str]) -> tuple[int, int, int]:
+    """(lines that end with CRLF, with a lone CR (a file without LFs), lines that have an ending)."""
+    return eols.count("\r\n"), eols.count("\r"), len(eols) - eols.count("")
+
+
+def at_line_start(data: bytes, pos: int) -> bool:
+    return pos == 0 or data[pos - 1] == 10  # "\n"
+
+
 def split_lines(text: str, *, whole: bool = True) -> tuple[list[str], list[str], bool]:
     """Lines and endings of text; the flag says whether its last line has an ending.
 
