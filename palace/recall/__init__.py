@@ -13,8 +13,9 @@ Text is tokenised by palace (`text`), not by SQLite, so the index and the query 
   character, so the two-character query `数据` and the word `数据库` both find `我们的数据库用 PostgreSQL`.
 
 Every message, summary and memory entry (read by `sources`; a journal's messages redacted in one pass,
-`redaction`) is its own document, stored with its text and its terms (space-separated, compressed: they
-are read back to score candidates); a document's rowid is its file's id << DOC_BITS | its number. FTS5
+`redaction`) is its own document, stored with its text and its terms (space-separated, the longer ones
+compressed: they are read back to score candidates); a document's rowid is its file's id << DOC_BITS | its
+number. A big catch-up (a first build) reads its files in worker processes (`pool`). FTS5
 queries are OR-ed terms built by palace (the user's text never reaches FTS5 syntax), stop words (English,
 Chinese particles) dropped. A contentless FTS5 index holds each file's distinct terms (which files hold a
 term: how sessions are found), another the terms of each entry of memories.md and superseded.md, and a
@@ -47,9 +48,11 @@ the index is rebuilt when the secret patterns change; format_hits (`format`) red
 here logs.
 
 Modules: `text` (tokenising, query terms, snippets), `dates`, `sources` (reading the files into
-documents), `redaction` (a file's messages redacted at once), `schema` (the tables, the format version,
-document rowids, stored terms), `index` (`RecallIndex`: the connection, corruption and busy handling,
-catching up with the files), `scope` (which wings a search covers), `weights`, `expand`, `rank` (search
+documents; `records`: a journal's lines), `redaction` (a file's messages redacted at once), `schema` (the
+tables, the format version, document rowids, stored terms), `index` (`RecallIndex`: the connection,
+corruption and busy handling, catching up with the files), `prepare` (a file read, redacted, tokenised and
+packed), `pool` (that, in worker processes), `build` (a batch of files written in one transaction),
+`scope` (which wings a search covers), `weights`, `expand`, `rank` (search
 and ranking: `RecallHit`), `passages` (excerpts), `format` (`format_hits`, and `format_result` with the
 memory entries shown, whose reuse is counted).
 """
