@@ -11,16 +11,17 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from palace.memory.document import Document, Entry
 from palace.memory.files import read_fd
 from palace.memory.halls import is_valid_wing
 from palace.memory.secrets import redact
-from palace.memory.sidefile import split_note
 from palace.recall.records import journal_records
 from palace.recall.redaction import redact_all
 from palace.recall.scan_state import Snapshot, Stamp, growing, recent_ns
+
+if TYPE_CHECKING:
+    from palace.memory.document import Entry
 
 MAX_DOC_CHARS = 20_000  # a pasted log is indexed (and shown) up to this many characters
 
@@ -252,6 +253,8 @@ def _parse_archive(text: str, day: str) -> tuple[list[Doc], str]:
 
 def _entries(data: bytes) -> Iterator[tuple[Entry, str]]:
     """The placed entries of a memories.md-shaped file, each with its text as recall stores it."""
+    from palace.memory.document import Document  # only when an entry file changed: not on a first query
+
     for entry in Document.parse(data).entries:
         if entry.path is not None:
             yield entry, _clip(entry.content.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
@@ -266,6 +269,8 @@ def _parse_memories(data: bytes, default_day: str) -> list[Doc]:
 
 def _parse_superseded(data: bytes, default_day: str) -> list[Doc]:
     """The entries of superseded.md: each with its note (when and why it went), only its fact searched."""
+    from palace.memory.sidefile import split_note
+
     docs: list[Doc] = []
     for entry, text in _entries(data):
         fact, _note = split_note(text)
