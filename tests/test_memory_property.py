@@ -434,14 +434,16 @@ def findings(doc: Document) -> tuple[object, ...]:
     )
 
 
+def edit_chains(most: int) -> st.SearchStrategy[list[tuple[int, int, list[list[bytes]], bytes]]]:
+    """Chains of edits, each (line, lines removed, blocks inserted, their ending), as a REPL session makes."""
+    edit = st.tuples(st.integers(0, 60), st.integers(0, 3), st.lists(block, max_size=2), st.sampled_from([b"\n", b""]))
+    return st.lists(edit, min_size=1, max_size=most)
+
+
 @settings(max_examples=max(EXAMPLES // 3, 30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     data=documents(),
-    changes=st.lists(
-        st.tuples(st.integers(0, 60), st.integers(0, 3), st.lists(block, max_size=2), st.sampled_from([b"\n", b""])),
-        min_size=1,
-        max_size=40,
-    ),
+    changes=edit_chains(40),
     most_pieces=st.sampled_from([1, 2, shifted.MAX_PIECES]),
 )
 def test_a_long_chain_of_reparses_read_only_at_its_end_equals_parsing_everything(
@@ -476,11 +478,7 @@ def _chain(data: bytes, changes: list[tuple[int, int, list[list[bytes]], bytes]]
 @settings(max_examples=max(EXAMPLES // 3, 30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     data=documents(),
-    changes=st.lists(
-        st.tuples(st.integers(0, 60), st.integers(0, 3), st.lists(block, max_size=2), st.sampled_from([b"\n", b""])),
-        min_size=1,
-        max_size=30,
-    ),
+    changes=edit_chains(30),
     splices=st.lists(
         st.tuples(st.integers(0, 80), st.integers(0, 3), st.lists(st.sampled_from(["- [2026-12-01] x é", "", "## H"]))),
         min_size=1,
