@@ -22,6 +22,7 @@ from palace.history.autocommit import GitHistory
 from palace.history.git import GitTrouble
 from palace.memory.halls import is_valid_wing, wing_advice, wing_problem
 from palace.memory.store import MemoryStore
+from palace.threads import start_thread
 
 if TYPE_CHECKING:
     from palace.memory.project import Project, Targets
@@ -114,9 +115,7 @@ class App:
 
                 tools.memory_tools(self.store, by="model").schemas()
 
-        thread = threading.Thread(target=load, name="palace-warm-up", daemon=True)
-        thread.start()
-        return thread
+        return start_thread(load, name="palace-warm-up")
 
     # ------------------------------------------------------------------ the project memory
     def work_in(self, cwd: Path) -> None:

@@ -382,3 +382,15 @@ def test_the_model_recalls_an_earlier_session_through_the_tool(
     assert "Which database did we pick" not in tool_result  # the live session is not recalled
     recall_output = done.stdout.split("Session archived:")[0]
     assert first_id in recall_output  # /recall printed the earlier session as a hit
+
+
+def test_background_threads_leave_ctrl_c_to_the_main_thread() -> None:
+    # A Ctrl-C the kernel gave to a spinner or committer thread would wait until the main thread's streamed
+    # read returned (Python runs handlers in the main thread only): palace's threads must block it.
+    from palace.threads import start_thread
+
+    masks: list[set[signal.Signals]] = []
+    thread = start_thread(lambda: masks.append(signal.pthread_sigmask(signal.SIG_BLOCK, [])), name="probe")
+    thread.join(30)
+    assert masks and {signal.SIGINT, signal.SIGTERM, signal.SIGHUP} <= masks[0]
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])  # the main thread still takes it

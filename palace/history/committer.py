@@ -36,6 +36,7 @@ from palace.history.snapshot import (
 )
 from palace.paths import MEMORIES, REVIEW, SUPERSEDED
 from palace.sha import sha256_hex
+from palace.threads import start_thread
 
 SIDE_FILES = (SUPERSEDED, REVIEW)  # written with memory changes now and then: committed with them
 _Signature = tuple[int, int, int, int]
@@ -103,8 +104,7 @@ class Committer:
             self._add(Job(change, {MEMORIES: Content(after), **self._side_files()}))
             self._last = after
             if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, name="palace-commits", daemon=True)
-                self._thread.start()
+                self._thread = start_thread(self._run, name="palace-commits")
             self._cond.notify_all()
             return True
 

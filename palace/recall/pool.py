@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from palace.recall import redaction
 from palace.recall.build import Work
 from palace.recall.prepare import PreparedFiles, prepare_many
+from palace.threads import signals_for_main
 
 if TYPE_CHECKING:  # imported when a pool starts: a search that catches up a few files never needs them
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -90,7 +91,8 @@ def _hand_out(executor: ProcessPoolExecutor, home: Path, batch: Work) -> Tasks:
     files = [(rel, meta) for rel, meta in batch if meta is not None]
     tasks = [files[i : i + TASK_FILES] for i in range(0, len(files), TASK_FILES)]
     try:
-        return [executor.submit(prepare_many, home, task) for task in tasks]
+        with signals_for_main():  # the pool's thread (and forked workers) start with the first submit
+            return [executor.submit(prepare_many, home, task) for task in tasks]
     except Exception:  # the pool broke (BrokenProcessPool), or its processes cannot start
         return None
 

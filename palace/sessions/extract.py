@@ -34,6 +34,7 @@ from palace.sessions.extract_prompt import (
     parse_answer,
 )
 from palace.sessions.journal import Journal
+from palace.threads import start_thread
 
 if TYPE_CHECKING:
     from palace.model.chat import ChatModel
@@ -149,11 +150,7 @@ class Extractor:
             upto, messages, _ = snapshot
             if sum(message_chars(m) for m in messages[upto:]) < self.settings.extract_trigger:
                 return False
-            thread = threading.Thread(
-                target=self._background, args=(journal, snapshot), name="palace-extract", daemon=True
-            )
-            self._thread = thread
-            thread.start()
+            self._thread = start_thread(self._background, name="palace-extract", args=(journal, snapshot))
             return True
 
     def _background(self, journal: Journal, snapshot: _Snapshot) -> None:

@@ -8,6 +8,8 @@ import sys
 import threading
 from typing import TYPE_CHECKING, TextIO
 
+from palace.threads import start_thread
+
 if TYPE_CHECKING:
     from palace.memory.ops import ChangeResult
     from palace.ui.markdown import MarkdownStream
@@ -157,8 +159,7 @@ class Spinner:
         if waiting and self._thread is None:
             self.console.end_line()  # the text before a tool call: the spinner would write over it
             self._stop.clear()
-            self._thread = threading.Thread(target=self._spin, daemon=True)
-            self._thread.start()
+            self._thread = start_thread(self._spin, name="palace-spinner")
         elif not waiting and self._thread is not None:
             self._stop.set()
             self._thread.join()

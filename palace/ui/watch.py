@@ -8,6 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from palace.threads import signals_for_main
+
 DEBOUNCE_SECONDS = 0.25
 
 
@@ -38,7 +40,8 @@ class MemoryWatcher:
                 self._timer.cancel()
             self._timer = threading.Timer(self.debounce, self.on_change)
             self._timer.daemon = True
-            self._timer.start()
+            with signals_for_main():
+                self._timer.start()
 
     def start(self) -> bool:
         """Start watching; False (and no watching) when the platform cannot watch the folder."""
@@ -56,7 +59,8 @@ class MemoryWatcher:
             observer = Observer()
             observer.daemon = True
             observer.schedule(_Handler(), str(self.file.parent), recursive=False)
-            observer.start()
+            with signals_for_main():  # its threads, and the emitters they start, inherit the mask
+                observer.start()
         except OSError:
             return False
         self._observer = observer
