@@ -7,6 +7,7 @@ cli.main, and the Repl itself with the scripted model (prompt_toolkit input, sla
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -128,6 +129,9 @@ def test_ctrl_c_mid_reply_keeps_the_repl_and_sigterm_later_archives(
     proc.stdin.flush()
     # The server has the whole request: the client has sent it and is waiting for the answer.
     assert asked.wait(60), "the REPL never called the model"
+    # Every thread but the main one blocks Ctrl-C: the kernel gives the signal to a thread that takes it,
+    # and only the main thread's blocked read is interrupted by it (any other would sit on it).
+    assert _threads_taking_sigint(proc.pid) == [proc.pid]
     proc.send_signal(signal.SIGINT)
     proc.stdin.write("second question\n")
     proc.stdin.flush()
@@ -382,6 +386,18 @@ def test_the_model_recalls_an_earlier_session_through_the_tool(
     assert "Which database did we pick" not in tool_result  # the live session is not recalled
     recall_output = done.stdout.split("Session archived:")[0]
     assert first_id in recall_output  # /recall printed the earlier session as a hit
+
+
+def _threads_taking_sigint(pid: int) -> list[int]:
+    """The threads of process pid that do not block SIGINT (from /proc: Linux)."""
+    taking = []
+    for tid in sorted(int(t) for t in os.listdir(f"/proc/{pid}/task")):
+        with contextlib.suppress(FileNotFoundError):  # a thread that ended meanwhile
+            status = Path(f"/proc/{pid}/task/{tid}/status").read_text()
+            blocked = int(next(line.split()[1] for line in status.splitlines() if line.startswith("SigBlk")), 16)
+            if not blocked & (1 << (signal.SIGINT - 1)):
+                taking.append(tid)
+    return taking
 
 
 def test_background_threads_leave_ctrl_c_to_the_main_thread() -> None:

@@ -56,10 +56,10 @@ class MemoryWatcher:
 
         try:
             self.file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            observer = Observer()
-            observer.daemon = True
-            observer.schedule(_Handler(), str(self.file.parent), recursive=False)
-            with signals_for_main():  # its threads, and the emitters they start, inherit the mask
+            with signals_for_main():  # its threads (the inotify reader starts at schedule) inherit the mask
+                observer = Observer()
+                observer.daemon = True
+                observer.schedule(_Handler(), str(self.file.parent), recursive=False)
                 observer.start()
         except OSError:
             return False
