@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -13,6 +14,11 @@ import pytest
 
 from palace.config import Settings, load_settings
 from palace.testing.server import ScriptedServer
+
+# A suite started in the background by a script (`cmd &`) inherits SIGINT ignored, and so would every palace it
+# starts (an ignored signal stays ignored across exec): the Ctrl-C tests send it and need it taken.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_configure(config: pytest.Config) -> None:
