@@ -372,7 +372,9 @@ def test_hand_edits_while_palace_saves_are_never_lost(tmp_path: Path, style: str
         while editor.poll() is None:
             content = f"Palace saved entry {len(saved)}"
             result = store.save(["Preferences/editors", "Decisions/db", "ifai/Decisions/x"][len(saved) % 3], content)
-            assert result.action == "saved"
+            # "unchanged": the editor copied palace's text in the instant it was in place, before palace saw
+            # the editor's own change and put that back; the redo then found the entry already there.
+            assert result.action == "saved" or (style == "rename" and result.action == "unchanged")
             saved.append(content)
     finally:
         if editor.poll() is None:
