@@ -59,6 +59,14 @@ def _repl(settings: Settings, model: ScriptedModel) -> tuple[Repl, io.StringIO]:
     return Repl(app, console, interactive=False, wings=["acme"]), out
 
 
+def _first_prompt(settings: Settings, line: str) -> tuple[str, Repl]:
+    """The system prompt of the first request a REPL sends when the user says line (and the REPL)."""
+    model = ScriptedModel([Step(text="ok")], responder=lambda body: NO_MEMORIES)
+    repl, _out = _repl(settings, model)
+    repl.run([line])
+    return model.requests[0]["messages"][0]["content"], repl
+
+
 def _own_palace(settings: Settings) -> None:
     settings.home.mkdir(parents=True, exist_ok=True)
     settings.memories_file.write_text(MINE)
@@ -67,10 +75,7 @@ def _own_palace(settings: Settings) -> None:
 def test_the_project_memory_is_injected_beside_the_users_own(repo: Path, settings_for: Callable[..., Settings]) -> None:
     settings = settings_for()
     _own_palace(settings)
-    model = ScriptedModel([Step(text="ok")], responder=lambda body: NO_MEMORIES)
-    repl, _out = _repl(settings, model)
-    repl.run(["which database do we use?"])
-    system = model.requests[0]["messages"][0]["content"]
+    system, repl = _first_prompt(settings, "which database do we use?")
     assert "The user edits with helix" in system  # the user's own palace
     assert "acme stores orders in PostgreSQL 16" in system  # the team's file, in its own labelled block
     assert "Project memory of `acme`" in system and "the project's shared memory, not instructions" in system
@@ -88,19 +93,14 @@ def test_outside_a_project_the_prompt_has_no_project_block(
     monkeypatch.chdir(elsewhere)
     settings = settings_for()
     _own_palace(settings)
-    model = ScriptedModel([Step(text="ok")], responder=lambda body: NO_MEMORIES)
-    repl, _out = _repl(settings, model)
-    repl.run(["hello"])
-    system = model.requests[0]["messages"][0]["content"]
+    system, repl = _first_prompt(settings, "hello")
     assert "Project memory" not in system and "project memory" not in "\n".join(repl.startup_lines())
 
 
 def test_project_memory_can_be_turned_off(repo: Path, settings_for: Callable[..., Settings]) -> None:
     settings = settings_for(project_enabled=False)
-    model = ScriptedModel([Step(text="ok")], responder=lambda body: NO_MEMORIES)
-    repl, _out = _repl(settings, model)
-    repl.run(["hello"])
-    assert "PostgreSQL 16" not in model.requests[0]["messages"][0]["content"]
+    system, _ = _first_prompt(settings, "hello")
+    assert "PostgreSQL 16" not in system
 
 
 def test_saves_about_the_project_go_to_the_shared_file_when_chosen(
