@@ -557,6 +557,35 @@ def test_two_indexes_refreshing_at_once(home: Path) -> None:
         idx.close()
 
 
+
+def test_a_new_index_opened_by_several_at_once_opens_for_each(tmp_path: Path) -> None:
+    # SQLite fails the switch to WAL at once, without waiting, while another connection holds a lock: a
+    # first use of recall by two palaces at once then failed one, which searched a half-built index.
+    failures: list[BaseException] = []
+    for round_number in range(12):
+        home = tmp_path / f"palace{round_number}"
+        write_journal(home, "2026-08-10", f"3c3c{round_number:04d}", [("user", "kafka partitions")])
+        indexes = [RecallIndex(home) for _ in range(3)]
+        start = threading.Barrier(len(indexes))
+
+        def catch_up(idx: RecallIndex) -> None:
+            start.wait()
+            try:
+                idx.refresh()
+            except BaseException as exc:  # pragma: no cover - the assertion below reports it
+                failures.append(exc)
+
+        threads = [threading.Thread(target=catch_up, args=(idx,)) for idx in indexes]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        hits = [sources(idx.search("kafka")) for idx in indexes]
+        for idx in indexes:
+            idx.close()
+        assert not failures, failures
+        assert hits == [[f"2026-08-10-3c3c{round_number:04d}"]] * 3
+
 # -- validation and formatting -----------------------------------------------------------------------
 
 

@@ -26,6 +26,7 @@ from palace.recall.scope import Scope
 from palace.recall.sources import FileKind, FileMeta, classify, stat_folder
 
 BATCH_FILES = 200  # files re-indexed per write transaction (keeps the write lock short)
+BUSY_SECONDS = 15.0  # how long a use of the index waits for another process's lock
 FULL_SCAN_SECONDS = 600.0  # every session file is re-stat'ed at least this often (in-place edits)
 
 _T = TypeVar("_T")
@@ -100,10 +101,10 @@ class RecallIndex:
 
     def _open(self) -> sqlite3.Connection:
         self._create_file()
-        conn = sqlite3.connect(self.path, timeout=15.0, isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
         try:
-            conn.execute("PRAGMA busy_timeout = 15000")
-            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+            _enter_wal(conn)
             conn.execute("PRAGMA synchronous = NORMAL")
             if conn.execute("PRAGMA user_version").fetchone()[0] != index_version():
                 _rebuild_schema(conn)
@@ -332,6 +333,23 @@ class RecallIndex:
             self._dir_mtime = None
             raise
         return True
+
+
+def _enter_wal(conn: sqlite3.Connection) -> None:
+    """Put the index in WAL mode, waiting while another connection holds a lock: SQLite fails the switch at
+    once rather than calling the busy handler, which made a new index opened by two palaces at once (a REPL's
+    warm-up and `palace recall`, say) fail one of them and leave it searching a half-built index."""
+    deadline = time.monotonic() + BUSY_SECONDS
+    pause = 0.002
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc) or time.monotonic() > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.05)
 
 
 def _rebuild_schema(conn: sqlite3.Connection) -> None:
