@@ -12,6 +12,7 @@ import random
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from datetime import date, timedelta
 from pathlib import Path
@@ -433,6 +434,24 @@ def _wait_for_marker(child: subprocess.Popen[str]) -> str:
     raise AssertionError(f"the sync ended before its signal: {child.stderr.read() if child.stderr else ''}")
 
 
+def _wait_until_group_gone(group: int) -> None:
+    """Return once no live process (zombies have closed their files) is left in the process group."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        alive = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # gone meanwhile
+            if int(fields[2]) == group and fields[0] != "Z":
+                alive.append(pid)
+        if not alive:
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"processes of the killed group {group} still run after 120 s")
+
+
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="the driver signals through /proc")
 @pytest.mark.parametrize("point", ["fetch", "merge", "driver", "push"])
 def test_a_sync_killed_midway_is_finished_by_the_next_one(
@@ -447,6 +466,7 @@ def test_a_sync_killed_midway_is_finished_by_the_next_one(
     _wait_for_marker(child)
     os.killpg(child.pid, signal.SIGKILL)
     child.wait()
+    _wait_until_group_gone(child.pid)  # its git, reparented, may still hold index.lock while it dies
     outcome = sync(desktop.home)
     assert outcome.code == 0, outcome
     for text in (desktop.data.decode(), remote_file(remote)):
