@@ -1,7 +1,5 @@
 """`python -m palace` runs the command line."""
 
-import sys
+from palace.ui.cli import entry
 
-from palace.ui.cli import main
-
-sys.exit(main())
+entry()

@@ -6,6 +6,7 @@ runs one here.
 
 from __future__ import annotations
 
+import os
 import stat
 import subprocess
 import sys
@@ -189,3 +190,41 @@ def test_every_command_and_action_builds_alone_and_in_full(capsys: pytest.Captur
             with pytest.raises(SystemExit):
                 full.parse_args(args)
             assert alone.value.code == 0 and alone_help == capsys.readouterr().out, args
+
+
+def test_a_short_command_ends_quickly_yet_delivers_all_its_output_and_its_exit_code(tmp_path: Path) -> None:
+    # Short commands end with os._exit (no interpreter teardown): what they print must still arrive in
+    # full through a pipe, their exit code must be kept, and exit handlers must still run.
+    home = tmp_path / "palace"
+    home.mkdir(mode=0o700)
+    padding = "x" * 120
+    facts = [[f"- Fact {r}.{n} about the build, padded {padding}\n" for n in range(10)] for r in range(50)]
+    rooms = [f"### area-{r}\n" + "".join(lines) for r, lines in enumerate(facts)]
+    (home / "memories.md").write_text("# Memories\n\n## Project Knowledge\n\n" + "\n".join(rooms))
+    mark = tmp_path / "mark"
+    env = {**os.environ, "PALACE_HOME": str(home), "NO_COLOR": "1", "MARK": str(mark)}
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    hook = cwd / "with_exit_handler.py"
+    hook.write_text(
+        "import atexit, os\n"
+        "from palace.ui import cli\n"
+        "atexit.register(lambda: open(os.environ['MARK'], 'w').write('ran'))\n"
+        "cli.entry()\n"
+    )
+
+    def palace(*args: str, program: list[str] | None = None) -> subprocess.CompletedProcess[bytes]:
+        command = [*(program or [sys.executable, "-m", "palace"]), *args]
+        return subprocess.run(command, env=env, cwd=cwd, capture_output=True, timeout=120)
+
+    raw = palace("memory", "show", "--raw")
+    assert raw.returncode == 0 and raw.stdout == (home / "memories.md").read_bytes()
+    assert len(raw.stdout) > 65536  # more than a pipe's buffer
+    saved = palace("memory", "save", "Project Knowledge/area-7", "The build runs on every push")
+    assert saved.returncode == 0 and saved.stdout.startswith("✓ Saved".encode())
+    missing = palace("memory", "forget", "Preferences/editors", "never saved")
+    assert missing.returncode == 1 and b"Error:" in missing.stderr
+    assert not mark.exists()
+    shown = palace("memory", "path", program=[sys.executable, str(hook)])
+    assert shown.returncode == 0 and shown.stdout.decode().strip() == str(home / "memories.md")
+    assert mark.read_text() == "ran"

@@ -557,7 +557,6 @@ def test_two_indexes_refreshing_at_once(home: Path) -> None:
         idx.close()
 
 
-
 def test_a_new_index_opened_by_several_at_once_opens_for_each(tmp_path: Path) -> None:
     # SQLite fails the switch to WAL at once, without waiting, while another connection holds a lock: a
     # first use of recall by two palaces at once then failed one, which searched a half-built index.
@@ -568,7 +567,7 @@ def test_a_new_index_opened_by_several_at_once_opens_for_each(tmp_path: Path) ->
         indexes = [RecallIndex(home) for _ in range(3)]
         start = threading.Barrier(len(indexes))
 
-        def catch_up(idx: RecallIndex) -> None:
+        def catch_up(idx: RecallIndex, start: threading.Barrier = start) -> None:
             start.wait()
             try:
                 idx.refresh()
@@ -585,6 +584,7 @@ def test_a_new_index_opened_by_several_at_once_opens_for_each(tmp_path: Path) ->
             idx.close()
         assert not failures, failures
         assert hits == [[f"2026-08-10-3c3c{round_number:04d}"]] * 3
+
 
 # -- validation and formatting -----------------------------------------------------------------------
 
