@@ -13,8 +13,10 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from palace.recall import RecallIndex, format_hits, query_terms, stem, tokenize, weights
+from palace.recall import RecallIndex, dates, format_hits, query_terms, stem, tokenize, weights
 from palace.recall.dates import parse_when, query_date
 from palace.recall.schema import unpack_terms
 
@@ -281,3 +283,21 @@ def test_the_vocabulary_and_file_index_follow_every_change(home: Path, index: Re
             assert found == files, term
     finally:
         conn.close()
+
+
+_TIME_WORDS = ["in", "on", "june", "May", "sept", "last", "week", "this", "month", "yesterday", "of", "2023", "8th"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*_TIME_WORDS, "postgres", "the", "deploy", "x"]) | st.text(max_size=6), max_size=6))
+def test_the_quick_look_for_a_time_never_hides_one(words: list[str]) -> None:
+    # query_date skips its patterns for an ASCII query with no digit and no time word; run them anyway and
+    # the answer must be the same.
+    query = " ".join(words)
+    today = date(2026, 12, 1)
+    expected = None
+    for finder in (dates._day_hint, dates._month_hint, dates._zh_hint, dates._year_hint, dates._relative_hint):
+        expected = finder(query, today)
+        if expected is not None:
+            break
+    assert query_date(query, today) == expected

@@ -144,7 +144,7 @@ def _defined_pieces(normed: str) -> list[tuple[str, bool]]:
     pieces = []
     for word in text._WORD.findall(normed):
         at = 0
-        for run in text._CJK_RUN.finditer(word):
+        for run in text._cjk_regex().finditer(word):
             if run.start() > at:
                 pieces.append((word[at : run.start()], False))
             pieces.append((run.group(), True))

@@ -63,7 +63,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from palace.recall.build import RefreshStats
+    from palace.recall.scan_state import RefreshStats
     from palace.recall.format import format_hits
     from palace.recall.index import RecallIndex
     from palace.recall.rank import MAX_LIMIT, MAX_QUERY_CHARS, MIN_SHORTLIST, RecallHit
@@ -71,7 +71,7 @@ if TYPE_CHECKING:
 
 # Imported when first asked for: a first query in a new process needs the index, not the formatting.
 _HOMES = {
-    "RefreshStats": "build",
+    "RefreshStats": "scan_state",
     "format_hits": "format",
     "RecallIndex": "index",
     "MAX_LIMIT": "rank",

@@ -4,28 +4,14 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from palace.recall.prepare import ENTRY_FILES, Prepared, PreparedFiles, counts, held_counts
+from palace.recall.scan_state import RefreshStats
 from palace.recall.schema import DOC_BITS, chunks, unpack_terms
 from palace.recall.sources import FileMeta
 
 Work = list[tuple[str, FileMeta | None]]  # files to re-index (meta) or drop (None)
-
-
-@dataclass
-class RefreshStats:
-    """What one catch-up did. `busy`: another process held the index; the search used it as it was."""
-
-    added: int = 0
-    changed: int = 0
-    removed: int = 0
-    unchanged: int = 0
-    full_scan: bool = False
-    busy: bool = False
-    rebuilt: bool = False
-    seconds: float = 0.0
 
 
 class _Indexed(NamedTuple):

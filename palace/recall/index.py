@@ -11,16 +11,14 @@ import time
 from collections.abc import Callable, Collection, Iterable
 from datetime import date
 from pathlib import Path
-from typing import NamedTuple, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from palace.errors import RecallError
 from palace.memory.reuse import ReuseCounts
 from palace.paths import MEMORIES, SUPERSEDED, PalacePaths
-from palace.recall import pool, rank, scan_state
-from palace.recall.build import RefreshStats, Work, write_batch
-from palace.recall.prepare import PreparedFiles, prepare_many
+from palace.recall import rank, scan_state
 from palace.recall.rank import RecallHit
-from palace.recall.scan_state import SESSIONS_DIR, Stamp
+from palace.recall.scan_state import SESSIONS_DIR, RefreshStats, Stamp
 from palace.recall.schema import SCHEMA, TABLES, chunks, index_version
 from palace.recall.scope import Scope
 from palace.recall.sources import FileKind, FileMeta, classify, stat_folder
@@ -28,6 +26,10 @@ from palace.recall.sources import FileKind, FileMeta, classify, stat_folder
 BATCH_FILES = 200  # files re-indexed per write transaction (keeps the write lock short)
 BUSY_SECONDS = 15.0  # how long a use of the index waits for another process's lock
 FULL_SCAN_SECONDS = 600.0  # every session file is re-stat'ed at least this often (in-place edits)
+
+if TYPE_CHECKING:  # imported when there is something to index: an up-to-date first query needs none of it
+    from palace.recall.build import Work
+    from palace.recall.prepare import PreparedFiles
 
 _T = TypeVar("_T")
 
@@ -278,12 +280,8 @@ class RecallIndex:
         stats.unchanged = scan.looked_at - len(todo)
         work: Work = [(rel, m) for rel in todo if (m := _meta(rel, scan.changed[rel]))]
         work += [(rel, None) for rel in sorted(scan.gone)]
-        batches = [work[i : i + BATCH_FILES] for i in range(0, len(work), BATCH_FILES)]
-        with contextlib.closing(pool.prepared(self.home, batches, len(todo))) as ready:
-            for batch, prepared in zip(batches, ready, strict=True):
-                if not self._write(conn, batch, stats, prepared):
-                    break
         if work:
+            self._write_all(conn, work, len(todo), stats)
             self._cache.doc_count = None
         if not stats.busy:
             self._keep_state(conn)
@@ -305,6 +303,16 @@ class RecallIndex:
         if self._dir_mtime is not None:
             self._state = scan_state.keep(conn, self._state, self._dir_mtime, self._last_full, self._hot)
 
+    def _write_all(self, conn: sqlite3.Connection, work: Work, reads: int, stats: RefreshStats) -> None:
+        """Index the work in batches, the files read ahead of the writer (in worker processes for many)."""
+        from palace.recall import pool
+
+        batches = [work[i : i + BATCH_FILES] for i in range(0, len(work), BATCH_FILES)]
+        with contextlib.closing(pool.prepared(self.home, batches, reads)) as ready:
+            for batch, prepared in zip(batches, ready, strict=True):
+                if not self._write(conn, batch, stats, prepared):
+                    break
+
     def _write(
         self,
         conn: sqlite3.Connection,
@@ -322,6 +330,9 @@ class RecallIndex:
                 self._dir_mtime = None
                 return False
             raise
+        from palace.recall.build import write_batch
+        from palace.recall.prepare import prepare_many
+
         try:
             if ready is None:  # read here, inside the transaction
                 ready = prepare_many(self.home, [(rel, meta) for rel, meta in batch if meta is not None])

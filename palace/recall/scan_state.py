@@ -22,6 +22,7 @@ import time
 import zlib
 from array import array
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from palace.recall.schema import chunks
@@ -54,6 +55,20 @@ _TRIGGERS = {  # dropped with the file table, so a snapshot is trusted only whil
     "scan_file_changed": f"AFTER UPDATE OF path, size, mtime_ns ON file BEGIN {_MARK} (old.path), (new.path); END",
     "scan_file_removed": f"AFTER DELETE ON file BEGIN {_MARK} (old.path); END",
 }
+
+
+@dataclass
+class RefreshStats:
+    """What one catch-up did. `busy`: another process held the index; the search used it as it was."""
+
+    added: int = 0
+    changed: int = 0
+    removed: int = 0
+    unchanged: int = 0
+    full_scan: bool = False
+    busy: bool = False
+    rebuilt: bool = False
+    seconds: float = 0.0
 
 
 class ScanState(NamedTuple):

@@ -21,8 +21,6 @@ _CJK_CLASS = (
     "\U00020000-\U0002ffff"  # CJK extensions B..
 )
 _WORD = re.compile(r"[^\W_]+")
-_CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
-_HAS_CJK = re.compile(f"[{_CJK_CLASS}]")
 _VOWEL = re.compile(r"[aeiouy]")
 
 _STEMS_KEPT = 200_000  # words whose stem is remembered (the first ones looked up)
@@ -182,7 +180,7 @@ def cjk_numbers(run: str) -> list[str]:
 
 def _pieces(text: str) -> Iterable[tuple[str, bool]]:
     """(piece, is_cjk) for each word or CJK run of already normalised text, numbers as digits."""
-    if _HAS_CJK.search(text) is None:  # the common case, without a look at each word
+    if not has_cjk(text):  # the common case, without a look at each word
         pieces: Iterable[tuple[str, bool]] = [(word, False) for word in _WORD.findall(text)]
     else:
         pieces = _mixed_pieces(text)
@@ -198,6 +196,17 @@ _NUMBER_WORD = re.compile(r"\b(?:" + "|".join(sorted({*_UNITS, *_TENS}, key=len,
 # The code points outside the CJK ranges. A word character (not `_`) that is none of them is CJK; one that is
 # no CJK is of the other kind: a `_WORD` word is a run of pieces, each a run of one kind.
 _NON_CJK = "\x00-\u303f\u3100-\u33ff\u4dc0-\u4dff\ua000-\uabff\ud7b0-\uf8ff\ufb00-\U0001ffff\U00030000-\U0010ffff"
+
+
+@functools.cache
+def _cjk_regex() -> re.Pattern[str]:
+    """A run of CJK characters; compiled on first use (its class takes milliseconds, and ASCII never needs it)."""
+    return re.compile(f"[{_CJK_CLASS}]+")
+
+
+def has_cjk(text: str) -> bool:
+    """Does text hold a CJK character?"""
+    return not text.isascii() and _cjk_regex().search(text) is not None
 
 
 @functools.cache
@@ -221,7 +230,7 @@ def tokenize(text: str) -> list[str]:
         words = text.encode("ascii").translate(_ASCII_WORDS).decode("ascii").split()
     else:
         normed = _norm(text)
-        if _HAS_CJK.search(normed) is None:
+        if not has_cjk(normed):
             words = _WORD.findall(normed)
         else:
             pieces = _piece_regex().findall(normed)
@@ -374,7 +383,7 @@ def _term_positions(lowered: str, terms: Collection[QueryTerm]) -> list[tuple[in
     word it stems from), then a word is confirmed by stemming it."""
     hits: list[tuple[int, str]] = []
     for term in terms:
-        cjk = _HAS_CJK.search(term.text) is not None
+        cjk = has_cjk(term.text)
         needle = term.text if cjk else term.text[:-1] or term.text
         pos = lowered.find(needle)
         while pos != -1 and len(hits) < _MAX_POSITIONS:
@@ -392,7 +401,8 @@ def _word_at(lowered: str, pos: int) -> str | None:
     word = _WORD.match(lowered, pos)
     if word is None:
         return None
-    return stem(_norm(_CJK_RUN.split(word.group(), maxsplit=1)[0]))
+    found = word.group()
+    return stem(_norm(found if found.isascii() else _cjk_regex().split(found, maxsplit=1)[0]))
 
 
 def _densest(hits: list[tuple[int, str]], width: int) -> int:
@@ -443,13 +453,13 @@ class Filler:
         """The words of a document's terms that are neither query terms (matched) nor filler: English
         words count one each, CJK characters half each (a Chinese word is about two)."""
         seen = set(matched)
-        cjk_seen = "".join(m for m in matched if _HAS_CJK.search(m))
+        cjk_seen = "".join(m for m in matched if has_cjk(m))
         words = 0
         chars: set[str] = set()
         for term in set(terms.split(" ")):
             if term in seen or term in self.stems:
                 continue
-            if _HAS_CJK.search(term):
+            if has_cjk(term):
                 chars.update(c for c in term if c not in cjk_seen and c not in _ZH_FILLER_CHARS)
             else:
                 words += 1
