@@ -63,10 +63,10 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from palace.recall.scan_state import RefreshStats
     from palace.recall.format import format_hits
     from palace.recall.index import RecallIndex
     from palace.recall.rank import MAX_LIMIT, MAX_QUERY_CHARS, MIN_SHORTLIST, RecallHit
+    from palace.recall.scan_state import RefreshStats
     from palace.recall.text import query_terms, stem, tokenize
 
 # Imported when first asked for: a first query in a new process needs the index, not the formatting.
