@@ -8,7 +8,9 @@
    (`MATCH` of the query's words OR-ed, stop words dropped, `ORDER BY rank LIMIT 5`; goal p50 <= 20 ms), and
    the same queries scoped to one wing and the wing-less sessions (as the REPL searches).
 6. The first query of a new process (index built and up to date) vs a direct FTS5 query in a new process
-   against the table of row 7, both whole processes (goal <= 2x); also the first search inside the new
+   against the table of row 7, both whole processes (goal <= 2x at 10,000 sessions, as the issue sets it;
+   at 1,000 the direct query is so cheap that palace's fixed import cost decides the ratio: reported, with
+   the growth from 1,000 to 10,000 sessions); also the first search inside the new
    process (after the imports) vs the direct query inside its process; and a new process's first query
    right after a session was archived (sessions/ changed: it is listed, and every archive and the journals
    that may have changed are stat'ed, compared with the snapshot of the index's stamps), vs the same direct
@@ -220,7 +222,11 @@ def row8(built: Built, count: int, number: int) -> None:
     figure("8", what, p50, base50, base="direct FTS5", goal=None, met=p50 <= 0.020, goal_text="goal p50 <= 20 ms")
 
 
-def row6(built: Built, count: int, runs: int, cwd: Path) -> None:
+GOAL_SESSIONS = 10_000  # the issue sets row 6's goal at a year's sessions; smaller palaces show how it grows
+
+
+def row6(built: Built, count: int, runs: int, cwd: Path) -> tuple[float, float]:
+    """Row 6 at one size; the medians of the first query and of the first query after a change."""
     built.index.close()
     env = benchlib.child_env(built.home)
     asked = queries(runs + 1, seed=13)
@@ -233,7 +239,11 @@ def row6(built: Built, count: int, runs: int, cwd: Path) -> None:
             ours_runs.append(ours)
             direct_runs.append(theirs)
     wall, direct = benchlib.median([r.wall for r in ours_runs]), benchlib.median([r.wall for r in direct_runs])
-    figure("6", f"first query, new process, {count:,} sessions", wall, direct, base="direct FTS5 process", goal=2)
+    goal = 2.0 if count >= GOAL_SESSIONS else None
+    aside = None if goal else f"report only (goal at {GOAL_SESSIONS:,} sessions)"
+    what = f"first query, new process, {count:,} sessions"
+    figure("6", what, wall, direct, base="direct FTS5 process", goal=goal, goal_text=aside)
+    settled = wall
     first = benchlib.median([float(r.stdout.split()[0]) for r in ours_runs])
     direct_first = benchlib.median([float(r.stdout.split()[0]) for r in direct_runs])
     what = f"  first search in that process (after imports), {count:,} sessions"
@@ -246,9 +256,10 @@ def row6(built: Built, count: int, runs: int, cwd: Path) -> None:
         rescans.append(benchlib.run([sys.executable, "-c", FIRST_SEARCH, str(built.home), query], env, cwd=cwd))
     wall = benchlib.median([r.wall for r in rescans])
     what = f"first query after sessions/ changed (a session archived), {count:,} sessions"
-    figure("6", what, wall, direct, base="direct FTS5 process", goal=2)
+    figure("6", what, wall, direct, base="direct FTS5 process", goal=goal, goal_text=aside)
     first = benchlib.median([float(r.stdout.split()[0]) for r in rescans])
     note(f"its first search (after imports, with the catch-up of sessions/): {benchlib.ms(first)}")
+    return settled, wall
 
 
 def finish_session(home: Path, n: int) -> None:
@@ -273,12 +284,18 @@ def main() -> int:
     cwd = benchlib.outside_git()
     try:
         with tempfile.TemporaryDirectory(prefix="palace-bench-recall-") as tmp:
+            firsts: list[tuple[int, float, float]] = []
             for count in counts:
                 root = Path(tmp) / str(count)
                 root.mkdir()
                 built = row7(root, count)
                 row8(built, count, number)
-                row6(built, count, runs, cwd)
+                firsts.append((count, *row6(built, count, runs, cwd)))
+            (small, settled_small, changed_small), (big, settled_big, changed_big) = firsts[0], firsts[-1]
+            sizes = f"{small:,} -> {big:,} sessions"
+            figure("6", f"first query growth, {sizes}", settled_big, settled_small, base=f"at {small:,}", goal=None)
+            what = f"first query after a change, growth, {sizes}"
+            figure("6", what, changed_big, changed_small, base=f"at {small:,}", goal=None)
     finally:
         os.rmdir(cwd)
     import palace.recall.index as index_module
