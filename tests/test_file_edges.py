@@ -105,8 +105,10 @@ def test_a_save_redone_when_an_editor_renames_a_stale_copy_right_after_palace(
     real = files_module._exchange_in
     done: list[bool] = []
 
-    def exchange_then_editor_renames(file: Path, tmp: str, expect: bytes, existed: bool) -> bytes | None:
-        found = real(file, tmp, expect, existed)
+    def exchange_then_editor_renames(
+        file: Path, tmp: str, expect: bytes, existed: bool, read: files_module.Stamp | None
+    ) -> bytes | None:
+        found = real(file, tmp, expect, existed, read)
         if found is None and not done:  # palace's file is in place; now the editor's stale copy lands
             done.append(True)
             copy = file.with_name(".memories.md.swp")

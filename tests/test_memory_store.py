@@ -130,23 +130,57 @@ def test_an_editor_saving_between_the_last_look_and_the_swap_is_put_back(
         pytest.skip("no renameat2 here: the fallback has this microsecond window (see the docstring)")
     store = MemoryStore(home, today=lambda: TODAY)
     store.save("Preferences/editors", "Helix")
-    real = files_module._read_or_none
-    looks: list[bytes | None] = []
+    real = files_module._stamp_or_none  # the look: the file's stamp, compared with the one read
+    looks: list[files_module.Stamp | None] = []
 
-    def editor_saves_right_after_the_look(file: Path) -> bytes | None:
+    def editor_saves_right_after_the_look(file: Path) -> files_module.Stamp | None:
         seen = real(file)
         if not looks:  # the editor renames its file in place just after palace looked
             hand_edit(file, "rename", "Hand edit made in the last microsecond.")
         looks.append(seen)
         return seen
 
-    monkeypatch.setattr(files_module, "_read_or_none", editor_saves_right_after_the_look)
+    monkeypatch.setattr(files_module, "_stamp_or_none", editor_saves_right_after_the_look)
     assert store.save("Preferences/editors", "Zed").action == "saved"
     text = store.file.read_text()
     assert "Hand edit made in the last microsecond.\n" in text  # swapped out, seen, put back, redone
     assert "- [2026-11-30] Zed" in text
     assert len(looks) == 2
     assert sorted(os.listdir(home)) == [".lock", "memories.md"]
+
+
+@pytest.mark.parametrize("style", ["append", "truncate", "rename"])
+def test_a_file_changed_before_the_swap_is_never_replaced_even_briefly(
+    home: Path, monkeypatch: pytest.MonkeyPatch, style: str
+) -> None:
+    # The first look compares the file's stamp with the one taken as it was read: an editor's save since
+    # (in place or renamed over it) is seen there, before anything is exchanged.
+    exchange = files_module._renameat2()
+    if exchange is None:
+        pytest.skip("no renameat2 here")
+    store = MemoryStore(home, today=lambda: TODAY)
+    store.save("Preferences/editors", "Helix")
+    exchanged: list[str] = []
+
+    def counted(src: str, dst: str, flags: int) -> bool:
+        exchanged.append(Path(dst).read_text())  # what is about to be swapped out
+        return exchange(src, dst, flags)
+
+    real_copy = files_module.temp_copy
+    edits: list[int] = []
+
+    def editor_saves_while_palace_writes(file: Path, data: bytes, mode: int = 0o600) -> str:
+        if not edits:
+            edits.append(1)
+            hand_edit(store.file, style, "Hand edit made while palace wrote its copy.")
+        return real_copy(file, data, mode)
+
+    monkeypatch.setattr(files_module, "_renameat2", lambda: counted)
+    monkeypatch.setattr(files_module, "temp_copy", editor_saves_while_palace_writes)
+    assert store.save("Preferences/editors", "Zed").action == "saved"
+    text = store.file.read_text()
+    assert "Hand edit made while palace wrote its copy.\n" in text and "- [2026-11-30] Zed\n" in text
+    assert len(exchanged) == 1 and "Hand edit made while palace wrote its copy." in exchanged[0]
 
 
 def test_an_in_place_write_into_the_replaced_file_is_redone(

@@ -27,6 +27,7 @@ from palace.memory.lines import (
     cut_runs,
     endings,
     patched_index,
+    replaced_run,
     split_lines,
 )
 from palace.memory.moves import patched_sections, shifted_blocks, shifted_headings, shifted_sections, shifted_spans
@@ -265,8 +266,8 @@ class Document:
             1 if old_end == len(old) and old[-1:] not in (b"", b"\n") else 0
         )
         region, region_eols, ended = split_lines(new[start:new_end].decode("utf-8", "surrogateescape"), whole=False)
-        lines = self.lines[:first] + region + self.lines[first + old_count :]
-        eols = self.eols[:first] + region_eols + self.eols[first + old_count :]
+        lines = replaced_run(self.lines, first, first + old_count, region)
+        eols = replaced_run(self.eols, first, first + old_count, region_eols)
         final_newline = (ended or not lines) if new_end == len(new) else self.final_newline
         gone, came = endings(self.eols[first : first + old_count]), endings(region_eols)
         tally = (
@@ -495,7 +496,7 @@ class Document:
 
     def _splice_lines(self, start: int, end: int, new_lines: list[str]) -> bytes:
         """splice, by joining the lines again (files with mixed endings, or without a final one)."""
-        lines = self.lines[:start] + new_lines + self.lines[end:]
+        lines = replaced_run(self.lines, start, end, new_lines)
         if not lines:
             return BOM_BYTES if self.bom else b""
         newline = self.newline
@@ -505,7 +506,7 @@ class Document:
             # Every line ends alike (the last perhaps with nothing): join, don't walk the lines.
             text = newline.join(lines) + (newline if final_newline else "")
             return ((BOM if self.bom else "") + text).encode("utf-8", "surrogateescape")
-        eols = self.eols[:start] + [newline] * len(new_lines) + self.eols[end:]
+        eols = replaced_run(self.eols, start, end, [newline] * len(new_lines))
         if start > 0 and not eols[start - 1] and len(eols) > start:
             eols[start - 1] = newline  # the old last line gains an ending when text follows it
         if not final_newline:

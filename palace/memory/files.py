@@ -227,8 +227,20 @@ class Swapped:
     inode: int | None = None
 
 
-def swap_in(file: Path, data: bytes, expect: bytes, existed: bool, mode: int = 0o600) -> Swapped:
+Stamp = tuple[int, int, int, int, int]  # a file's device, inode, size, mtime and ctime (ns)
+
+
+def stamp_of(st: os.stat_result) -> Stamp:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def swap_in(
+    file: Path, data: bytes, expect: bytes, existed: bool, mode: int = 0o600, *, read: Stamp | None = None
+) -> Swapped:
     """Replace file by data if the file still holds `expect` (or is still missing when not `existed`).
+
+    `read`: the file's stamp when `expect` was read from it. While the file still has it, the first look
+    reads nothing (the check after the exchange compares the bytes all the same).
 
     The temp file is written and fsynced first, so a crash leaves the old or the new file, never a mix. Where
     Linux can exchange two names atomically (renameat2), what is replaced is exactly what is checked, and
@@ -237,7 +249,7 @@ def swap_in(file: Path, data: bytes, expect: bytes, existed: bool, mode: int = 0
     tmp = temp_copy(file, data, mode)
     inode = os.stat(tmp).st_ino
     try:
-        found = _exchange_in(file, tmp, expect, existed)
+        found = _exchange_in(file, tmp, expect, existed, read)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -250,6 +262,13 @@ def swap_in(file: Path, data: bytes, expect: bytes, existed: bool, mode: int = 0
     return Swapped(inode=inode)
 
 
+def _stamp_or_none(file: Path) -> Stamp | None:
+    try:
+        return stamp_of(os.stat(file))
+    except OSError:
+        return None
+
+
 def _read_or_none(file: Path) -> bytes | None:
     try:
         return read_regular(file)
@@ -257,12 +276,14 @@ def _read_or_none(file: Path) -> bytes | None:
         return b""  # something that is not a file took its place: not what was expected
 
 
-def _exchange_in(file: Path, tmp: str, expect: bytes, existed: bool) -> bytes | None:
-    # A cheap look first, so that a file changed meanwhile is not even briefly replaced.
-    current = _read_or_none(file)
-    if (current is None) == existed or (current is not None and current != expect):
-        return current if current is not None else b""
+def _exchange_in(file: Path, tmp: str, expect: bytes, existed: bool, read: Stamp | None) -> bytes | None:
+    # A cheap look first, so that a file changed meanwhile is not even briefly replaced: by its stamp where
+    # the exchange below compares the bytes it replaced (a change within one clock tick is caught there).
     rename = _renameat2()
+    if read is None or not existed or rename is None or _stamp_or_none(file) != read:
+        current = _read_or_none(file)
+        if (current is None) == existed or (current is not None and current != expect):
+            return current if current is not None else b""
     if rename is not None:
         if not existed:
             try:

@@ -4,9 +4,11 @@ versions share, and the runs of entries an incremental re-parse carries over fro
 from __future__ import annotations
 
 import bisect
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from palace.memory.blocks import Entry
+
+_Item = TypeVar("_Item")
 
 
 class Run(NamedTuple):
@@ -134,6 +136,14 @@ class _Shared(NamedTuple):
 _last = _Shared(b"", b"", 0, {})
 
 
+def replaced_run(items: list[_Item], start: int, end: int, new: list[_Item]) -> list[_Item]:
+    """A copy of items with items[start:end] replaced by new: one copy of the list, where slicing and
+    concatenating would make three (a 20,000-entry file has ~45,000 lines)."""
+    out = items.copy()
+    out[start:end] = new
+    return out
+
+
 def common_prefix(a: bytes, b: bytes) -> int:
     """How many leading bytes a and b share."""
     global _last
@@ -147,9 +157,9 @@ def common_prefix(a: bytes, b: bytes) -> int:
 
 def _prefix(a: bytes, b: bytes) -> int:
     lo, hi = 0, min(len(a), len(b))
-    while lo < hi:  # slices of bytes compare with memcmp: O(n) in all, in C
+    while lo < hi:  # one slice copied, compared in place with memcmp: O(n) in all, in C
         mid = (lo + hi + 1) // 2
-        if a[lo:mid] == b[lo:mid]:
+        if b.startswith(a[lo:mid], lo):
             lo = mid
         else:
             hi = mid - 1
@@ -171,7 +181,7 @@ def _suffix(a: bytes, b: bytes, limit: int) -> int:
     lo, hi = 0, limit
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if a[len(a) - mid : len(a) - lo] == b[len(b) - mid : len(b) - lo]:
+        if b.endswith(a[len(a) - mid : len(a) - lo], 0, len(b) - lo):
             lo = mid
         else:
             hi = mid - 1

@@ -19,6 +19,7 @@ from palace.filelock import exclusive
 from palace.memory import ops
 from palace.memory.document import Document
 from palace.memory.files import (
+    Stamp,
     Swapped,
     check_writable,
     ensure_home,
@@ -26,6 +27,7 @@ from palace.memory.files import (
     read_fd,
     read_regular,
     remove_stale_temps,
+    stamp_of,
     swap_in,
     target_of,
     write_in_place,
@@ -138,6 +140,7 @@ class _Current:
     data: bytes
     mode: int = 0o600
     links: int = 1
+    stamp: Stamp | None = None  # what fstat said as the bytes were read
 
 
 class MemoryStore:
@@ -419,7 +422,7 @@ class MemoryStore:
             return _Current(None, b"")
         try:
             st = os.fstat(fd)
-            return _Current(fd, read_fd(fd), stat.S_IMODE(st.st_mode), st.st_nlink)
+            return _Current(fd, read_fd(fd), stat.S_IMODE(st.st_mode), st.st_nlink, stamp_of(st))
         except OSError as exc:
             os.close(fd)
             raise StoreError(f"cannot read {self.file}: {exc.strerror}") from exc
@@ -429,7 +432,7 @@ class MemoryStore:
         try:
             if current.links > 1 and current.fd is not None:  # hard links: every name must see the change
                 return Swapped(found=write_in_place(target, current.fd, data, current.data))
-            return swap_in(target, data, current.data, existed=current.fd is not None)
+            return swap_in(target, data, current.data, existed=current.fd is not None, read=current.stamp)
         except OSError as exc:
             raise StoreError(f"cannot write {target}: {exc.strerror} (nothing written)") from exc
 
