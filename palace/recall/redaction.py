@@ -35,30 +35,38 @@ _SCREENED = {
 class _Regexes(NamedTuple):
     """How redact_all runs one kind over the joined messages."""
 
-    pattern: re.Pattern[str]
+    source: str
     folded: bool  # run over the lower-cased text
     screen: re.Pattern[str] | None  # searched first (see _SCREENED)
 
 
+_FLAGS = re.ASCII | re.MULTILINE
 _REGEXES: dict[int, _Regexes] = {}
+_PATTERNS: dict[int, re.Pattern[str]] = {}
 
 
 def _regexes(position: int, kind: SecretKind) -> _Regexes:
     """A kind's regex (its folded form for a case-insensitive kind) run over the joined messages, with `^` and
-    `$` at every line.
+    `$` at every line; its screen compiled (the regex itself is compiled when the screen finds something).
 
     Every match inside one message is then a match in the joined text at the same place (a message's edges
     sit at a newline, which every lookaround of the table treats as it treats the text's edges), so a
     message that no match of the joined text overlaps holds no secret."""
     regexes = _REGEXES.get(position)
     if regexes is None:
-        flags = re.ASCII | re.MULTILINE
         folded = kind.folded is not None
         screen = _SCREENED.get(kind.source) if not folded else None
         # A folded kind's regex without IGNORECASE runs over the lower-cased text, as redact() runs it.
-        regexes = _Regexes(re.compile(kind.source, flags), folded, re.compile(screen, flags) if screen else None)
+        regexes = _Regexes(kind.source, folded, re.compile(screen, _FLAGS) if screen else None)
         _REGEXES[position] = regexes
     return regexes
+
+
+def _pattern(position: int, regexes: _Regexes) -> re.Pattern[str]:
+    pattern = _PATTERNS.get(position)
+    if pattern is None:
+        pattern = _PATTERNS[position] = re.compile(regexes.source, _FLAGS)
+    return pattern
 
 
 def redact_all(texts: list[str]) -> list[str]:
@@ -81,7 +89,7 @@ def redact_all(texts: list[str]) -> list[str]:
         text = lower if regexes.folded else joined
         if regexes.screen is not None and regexes.screen.search(text) is None:
             continue
-        for match in regexes.pattern.finditer(text):
+        for match in _pattern(position, regexes).finditer(text):
             first = bisect_right(starts, match.start()) - 1
             last = bisect_right(starts, max(match.end() - 1, match.start())) - 1
             suspects.update(range(first, last + 1))
@@ -91,5 +99,5 @@ def redact_all(texts: list[str]) -> list[str]:
 def compile_all() -> None:
     """Compile every kind's regexes now (before worker processes are forked: each would compile its own)."""
     for position, kind in enumerate(SECRET_KINDS):
-        _regexes(position, kind)
+        _pattern(position, _regexes(position, kind))
         _ = kind.pattern if kind.folded is None else kind.folded  # what redact() runs, compiled on first use
