@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+import time
 from datetime import date
 from pathlib import Path
 
@@ -147,6 +149,34 @@ def test_an_editor_saving_between_the_last_look_and_the_swap_is_put_back(
     assert "- [2026-11-30] Zed" in text
     assert len(looks) == 2
     assert sorted(os.listdir(home)) == [".lock", "memories.md"]
+
+
+def _descriptors_on(folder: Path) -> list[str]:
+    """What this process's open descriptors point at inside folder (Linux: /proc/self/fd)."""
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):
+            target = os.readlink(f"/proc/self/fd/{fd}")
+            if target.startswith(str(folder)):
+                found.append(target)
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="descriptors are counted through /proc")
+@pytest.mark.parametrize("style", ["append", "rename"])
+def test_a_save_redone_on_an_editors_text_leaves_no_descriptor_open(home: Path, style: str) -> None:
+    MemoryStore(home, today=lambda: TODAY).save("Preferences/editors", "Helix")
+    editor = EditorStrikes(home / "memories.md", style, times=2)
+    store = MemoryStore(home, today=editor)
+    for content in ("Zed", "Kakoune"):
+        assert store.save("Preferences/editors", content).action == "saved"
+    assert editor.calls >= 3  # redone on the editor's text
+    # Descriptors are closed in the background (freeing a replaced file's blocks is not a save's to wait
+    # for): wait until they are, with a deadline long enough for a loaded machine.
+    deadline = time.monotonic() + 60
+    while _descriptors_on(home) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert _descriptors_on(home) == []
 
 
 @pytest.mark.parametrize("style", ["append", "truncate", "rename"])

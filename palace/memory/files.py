@@ -7,18 +7,21 @@ name keeps seeing the new text, with a pending copy beside it until the write is
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import errno
 import functools
 import os
 import stat
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from palace.errors import StoreError
+from palace.threads import start_thread
 
 PENDING_SUFFIX = ".palace-pending"  # a hard-linked file's new text, kept until the in-place write is done
 
@@ -113,6 +116,49 @@ def check_writable(file: Path, mode: int) -> None:
             f"{file} is read-only (mode {stat.S_IMODE(mode):o}); palace will not replace it — make it writable "
             f"(chmod u+w {file}) to let palace save (nothing written)"
         )
+
+
+class _Closer:
+    """Closes descriptors in a background thread, started on first use. The last descriptor of a replaced
+    file frees its blocks in close() (~0.5 ms for 80 KB, ~2 ms for 1.6 MB on ext4): no save waits for it."""
+
+    def __init__(self) -> None:
+        self._fds: collections.deque[int] = collections.deque()
+        self._ready = threading.Condition()
+        self._running = False
+
+    def close(self, fd: int) -> None:
+        with self._ready:
+            self._fds.append(fd)
+            if not self._running:
+                self._running = True
+                start_thread(self._run, name="palace-closer")
+            self._ready.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._ready:
+                while not self._fds:
+                    self._ready.wait()
+                fds = list(self._fds)
+                self._fds.clear()
+            for fd in fds:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+
+    def forked(self) -> None:
+        """In a forked child: its copy of the thread does not run (the queued descriptors are its own)."""
+        self._ready = threading.Condition()
+        self._running = False
+
+
+_closer = _Closer()
+os.register_at_fork(after_in_child=_closer.forked)
+
+
+def close_later(fd: int) -> None:
+    """Close a read descriptor without waiting for it (the process's exit closes what is left)."""
+    _closer.close(fd)
 
 
 def fsync_dir(folder: Path) -> None:

@@ -22,6 +22,7 @@ from palace.memory.files import (
     Stamp,
     Swapped,
     check_writable,
+    close_later,
     ensure_home,
     open_regular,
     read_fd,
@@ -141,6 +142,11 @@ class _Current:
     mode: int = 0o600
     links: int = 1
     stamp: Stamp | None = None  # what fstat said as the bytes were read
+
+    def take(self, other: _Current) -> None:
+        """Become other (the file as read again)."""
+        self.fd, self.data, self.stamp = other.fd, other.data, other.stamp
+        self.mode, self.links = other.mode, other.links
 
 
 class MemoryStore:
@@ -353,7 +359,8 @@ class MemoryStore:
             try:
                 return self._apply(op, message, current)
             finally:
-                _close(current.fd)
+                if current.fd is not None:  # often the last hold on the file just replaced: freed meanwhile
+                    close_later(current.fd)
 
     def _apply(
         self,
@@ -401,7 +408,7 @@ class MemoryStore:
             fresh = self._open_current()
             if outcome.found is not None or moved:  # replaced by someone else before or after our swap
                 base = fresh.data if late is None else _rebase(*late, onto=fresh.data)
-            current = fresh
+            current.take(fresh)  # the caller's, so that the descriptor it closes is the one open now
         if late is not None:  # giving up while the file holds our edit of a stale text
             self._give_back(late, base, current)
         raise StoreError(f"{self.file} keeps changing under palace; nothing written — try again")

@@ -100,8 +100,12 @@ def _command_of(words: list[str]) -> str | None:
 
 
 def _only_thread() -> bool:
+    """No thread but daemon ones (which a normal exit does not wait for either) is running."""
     threading = sys.modules.get("threading")  # not imported: no thread was started
-    return threading is None or threading.active_count() == 1
+    if threading is None:
+        return True
+    main = threading.main_thread()
+    return all(thread.daemon for thread in threading.enumerate() if thread is not main)
 
 
 def _exit_now(code: int) -> NoReturn:
