@@ -432,3 +432,12 @@ def test_saving_into_a_copy_of_the_example_changes_only_what_it_must(tmp_path: P
     expected = data.decode().replace(last, last + added)
     expected = expected.replace("- [2026-11-28] Rust 与 TypeScript", "- [2026-11-30] Rust 与 TypeScript")
     assert new == expected.encode()
+
+
+def test_a_byte_that_is_not_utf8_in_a_link_definition_parses() -> None:
+    # mistune quotes a reference link's URL, which raised on the lone surrogate such a byte decodes to.
+    data = b"# Memories\n\n[ref]: https://example.co\x80\n\n## Preferences\n\n### editors\n- [2026-11-30] Helix\n"
+    doc = Document.parse(data)
+    assert doc.to_bytes() == data
+    assert [e.content for e in doc.entries] == ["Helix"]
+    assert Document._parse_all(data + b"- [2026-11-30] Zed\n").entries[-1].content == "Zed"

@@ -19,6 +19,7 @@ from palace.memory.keys import normalise, words_of
 ITEM_RE = re.compile(r"^(?P<indent> {0,3})(?P<bullet>[-*+])(?P<gap>[ \t]+|$)(?P<rest>.*)$")
 _DATE_RE = re.compile(r"^\[(?P<date>[^\]\s]{1,24})\][ \t]*")
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_SURROGATE = re.compile("[\ud800-\udfff]")  # a byte that is not UTF-8, decoded with surrogateescape
 
 
 @dataclass(slots=True)
@@ -84,8 +85,12 @@ class Scan(NamedTuple):
 
 def _tokens(lines: list[str], first: int, last: int) -> tuple[str, list[dict[str, Any]]]:
     """mistune's top-level tokens for lines [first, last), in document order, and the source parsed."""
-    # Lone carriage returns would read as line breaks to mistune and shift every offset.
+    # Lone carriage returns would read as line breaks to mistune and shift every offset; a byte that is not
+    # UTF-8 (kept as a lone surrogate) makes mistune raise where it quotes a link's URL: one character for
+    # another, so every offset holds.
     source = ("\n".join(lines[first:last]) + "\n").replace("\r", " ")
+    if not source.isascii():
+        source = _SURROGATE.sub("\ufffd", source)
     from palace.memory.tracking import TrackingState, parser  # mistune is imported on the first parse only
 
     state = TrackingState()
