@@ -106,10 +106,10 @@ def test_a_save_redone_when_an_editor_renames_a_stale_copy_right_after_palace(
     done: list[bool] = []
 
     def exchange_then_editor_renames(
-        file: Path, tmp: str, expect: bytes, existed: bool, read: files_module.Stamp | None
-    ) -> bytes | None:
-        found = real(file, tmp, expect, existed, read)
-        if found is None and not done:  # palace's file is in place; now the editor's stale copy lands
+        file: Path, tmp: str, data: bytes, expect: bytes, existed: bool, read: files_module.Stamp | None
+    ) -> files_module.Swapped:
+        found = real(file, tmp, data, expect, existed, read)
+        if found.found is None and not done:  # palace's file is in place; now the editor's stale copy lands
             done.append(True)
             copy = file.with_name(".memories.md.swp")
             copy.write_text(stale + "\nThe editor's own line.\n")

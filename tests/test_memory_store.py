@@ -213,6 +213,43 @@ def test_a_file_changed_before_the_swap_is_never_replaced_even_briefly(
     assert len(exchanged) == 1 and "Hand edit made while palace wrote its copy." in exchanged[0]
 
 
+def test_an_editor_saving_over_palace_in_the_instant_before_it_puts_a_file_back_loses_nothing(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Palace exchanged its file in, found the file it replaced changed after its last look, and puts that
+    # back; in between, the editor read palace's file and saved over it. Both hand edits must survive.
+    exchange = files_module._renameat2()
+    if exchange is None:
+        pytest.skip("no renameat2 here")
+    store = MemoryStore(home, today=lambda: TODAY)
+    store.save("Preferences/editors", "Helix")
+    real_look = files_module._stamp_or_none
+    calls: list[str] = []
+
+    def editor_saves_after_the_look(file: Path) -> files_module.Stamp | None:
+        seen = real_look(file)
+        if not calls:
+            calls.append("look")
+            hand_edit(file, "rename", "First hand line.")
+        return seen
+
+    def exchange_then_the_editor_saves_again(src: str, dst: str, flags: int) -> bool:
+        done = exchange(src, dst, flags)
+        if calls == ["look"]:  # palace's file is in place for an instant: the editor reads it, saves over it
+            calls.append("exchanged")
+            hand_edit(Path(dst), "rename", "Second hand line.")
+        return done
+
+    monkeypatch.setattr(files_module, "_stamp_or_none", editor_saves_after_the_look)
+    monkeypatch.setattr(files_module, "_renameat2", lambda: exchange_then_the_editor_saves_again)
+    assert store.save("Preferences/editors", "Zed").action == "saved"
+    assert calls == ["look", "exchanged"]
+    text = store.file.read_text()
+    assert "First hand line.\n" in text and "Second hand line.\n" in text
+    assert text.count("- [2026-11-30] Zed\n") == 1 and "- [2026-11-30] Helix\n" in text
+    assert sorted(os.listdir(home)) == [".lock", "memories.md"]
+
+
 def test_an_in_place_write_into_the_replaced_file_is_redone(
     home: Path, monkeypatch: pytest.MonkeyPatch, swap: str
 ) -> None:

@@ -271,6 +271,9 @@ class Swapped:
 
     found: bytes | None = None
     inode: int | None = None
+    # An editor's save over data in the instant it was in place, before `found` was put back: (data, what
+    # the editor made of it). Its change is to be redone on `found`: the editor's file itself is gone.
+    late: tuple[bytes, bytes] | None = None
 
 
 Stamp = tuple[int, int, int, int, int]  # a file's device, inode, size, mtime and ctime (ns)
@@ -295,15 +298,15 @@ def swap_in(
     tmp = temp_copy(file, data, mode)
     inode = os.stat(tmp).st_ino
     try:
-        found = _exchange_in(file, tmp, expect, existed, read)
+        outcome = _exchange_in(file, tmp, data, expect, existed, read)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
     with contextlib.suppress(FileNotFoundError):
         os.unlink(tmp)
-    if found is not None:
-        return Swapped(found=found)
+    if outcome.found is not None:
+        return outcome
     fsync_dir(file.parent)
     return Swapped(inode=inode)
 
@@ -322,37 +325,41 @@ def _read_or_none(file: Path) -> bytes | None:
         return b""  # something that is not a file took its place: not what was expected
 
 
-def _exchange_in(file: Path, tmp: str, expect: bytes, existed: bool, read: Stamp | None) -> bytes | None:
+def _exchange_in(file: Path, tmp: str, data: bytes, expect: bytes, existed: bool, read: Stamp | None) -> Swapped:
+    """Swapped(found=None) when data is in place; else what was found instead (see swap_in)."""
     # A cheap look first, so that a file changed meanwhile is not even briefly replaced: by its stamp where
     # the exchange below compares the bytes it replaced (a change within one clock tick is caught there).
     rename = _renameat2()
     if read is None or not existed or rename is None or _stamp_or_none(file) != read:
         current = _read_or_none(file)
         if (current is None) == existed or (current is not None and current != expect):
-            return current if current is not None else b""
+            return Swapped(found=current if current is not None else b"")
     if rename is not None:
         if not existed:
             try:
                 if rename(tmp, str(file), _RENAME_NOREPLACE):
-                    return None
+                    return Swapped()
             except FileExistsError:
-                return _read_or_none(file) or b""  # someone created it a moment ago
+                return Swapped(found=_read_or_none(file) or b"")  # someone created it a moment ago
         else:
             try:
                 swapped = rename(tmp, str(file), _RENAME_EXCHANGE)
             except FileNotFoundError:
-                return b""  # deleted a moment ago
+                return Swapped(found=b"")  # deleted a moment ago
             if swapped:
                 replaced = Path(tmp).read_bytes()  # what was in place an instant ago
                 if replaced == expect:
-                    return None
+                    return Swapped()
                 # Changed within the last microseconds: put it back (the exchange is its own inverse).
                 rename(tmp, str(file), _RENAME_EXCHANGE)
-                return replaced
+                # What that put back in tmp was in place until then: data, unless an editor saved over it
+                # meanwhile (having read data, which it saw as palace's save). Its change is not to be lost.
+                back = Path(tmp).read_bytes()
+                return Swapped(found=replaced, late=None if back == data else (data, back))
     # No atomic exchange here: the look above is the check (an editor saving within microseconds of it
     # could be lost).
     os.replace(tmp, file)
-    return None
+    return Swapped()
 
 
 def write_in_place(file: Path, fd: int, data: bytes, expect: bytes) -> bytes | None:

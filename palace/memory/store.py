@@ -64,6 +64,13 @@ def _lines(data: bytes) -> list[bytes]:
     return lines
 
 
+def _replay(changes: list[tuple[bytes, bytes]], onto: bytes) -> bytes:
+    """onto with each (before, after) change redone on it, in order (see _rebase)."""
+    for before, after in changes:
+        onto = _rebase(before, after, onto)
+    return onto
+
+
 def _rebase(before: bytes, after: bytes, onto: bytes) -> bytes:
     """onto with the change that turned before into after applied to it, as far as it can be placed.
 
@@ -369,7 +376,7 @@ class MemoryStore:
         current: _Current,
     ) -> _T:
         base = current.data  # the text the edit is applied to; `current.data` is what the file holds
-        late: tuple[bytes, bytes] | None = None  # an editor's in-place change to a file we replaced
+        late: list[tuple[bytes, bytes]] = []  # editors' changes to files we replaced: (before, after)
         written: _T | None = None  # the outcome of the edit first put in place
         for _ in _attempts():
             try:
@@ -378,7 +385,7 @@ class MemoryStore:
                 base = doc.to_bytes()  # equal bytes, as the object the parse remembered: compared faster
                 new, result = op(doc, self._day)
             except PalaceError:
-                if late is not None:  # the file holds our edit of a stale text: give the editor's back
+                if late:  # the file may hold our edit of a stale text: give the editors' changes back
                     self._give_back(late, base, current)
                 raise
             if written is not None:
@@ -401,26 +408,30 @@ class MemoryStore:
                         self._done(base, new, result, message)
                     return result
                 if seen != replaced:  # an editor wrote into the file we replaced: redo on its text
-                    late = (replaced, seen)
+                    late.append((replaced, seen))
                     base = seen if base == replaced else _rebase(replaced, seen, onto=base)
+            elif outcome.late is not None:  # an editor saved over ours before what it replaced was put back
+                late.append(outcome.late)
             _close(current.fd)
             current.fd = None
             fresh = self._open_current()
             if outcome.found is not None or moved:  # replaced by someone else before or after our swap
-                base = fresh.data if late is None else _rebase(*late, onto=fresh.data)
+                base = _replay(late, onto=fresh.data)
             current.take(fresh)  # the caller's, so that the descriptor it closes is the one open now
-        if late is not None:  # giving up while the file holds our edit of a stale text
+        if late:  # giving up while the file may hold our edit of a stale text
             self._give_back(late, base, current)
         raise StoreError(f"{self.file} keeps changing under palace; nothing written — try again")
 
-    def _give_back(self, late: tuple[bytes, bytes], base: bytes, current: _Current) -> None:
-        """Put the editor's text back in place of our edit of a stale text (best effort, keeps hand lines)."""
+    def _give_back(self, late: list[tuple[bytes, bytes]], base: bytes, current: _Current) -> None:
+        """Put the editors' text back in place of our edit of a stale text (best effort, keeps hand lines)."""
         for _ in range(_RETRIES):
-            found = self._put(base, current).found
-            if found is None:
+            outcome = self._put(base, current)
+            if outcome.found is None:
                 return
-            current = _Current(None, found, current.mode, current.links)
-            base = _rebase(*late, onto=found)
+            if outcome.late is not None:
+                late.append(outcome.late)
+            current = _Current(None, outcome.found, current.mode, current.links)
+            base = _replay(late, onto=outcome.found)
 
     def _open_current(self) -> _Current:
         """A descriptor on the file as it is now (None when missing), its bytes and what stat says."""
