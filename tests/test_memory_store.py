@@ -250,6 +250,45 @@ def test_an_editor_saving_over_palace_in_the_instant_before_it_puts_a_file_back_
     assert sorted(os.listdir(home)) == [".lock", "memories.md"]
 
 
+def test_an_editor_that_read_palace_file_in_that_instant_and_saves_later_loses_nothing(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As above, but the editor saves what it read (palace's file, without the first hand line) only after
+    # palace put the editor's file back: palace finds that save when it reads the file again.
+    exchange = files_module._renameat2()
+    if exchange is None:
+        pytest.skip("no renameat2 here")
+    store = MemoryStore(home, today=lambda: TODAY)
+    store.save("Preferences/editors", "Helix")
+    real_look = files_module._stamp_or_none
+    seen_by_editor: list[bytes] = []
+
+    def editor_saves_after_the_look(file: Path) -> files_module.Stamp | None:
+        stamp = real_look(file)
+        if not seen_by_editor:
+            hand_edit(file, "rename", "First hand line.")
+        return stamp
+
+    def exchange_while_the_editor_reads(src: str, dst: str, flags: int) -> bool:
+        done = exchange(src, dst, flags)
+        if not seen_by_editor:  # palace's file is in place for an instant: the editor reads it
+            seen_by_editor.append(Path(dst).read_bytes())
+        elif len(seen_by_editor) == 1:  # palace put the editor's file back: the editor saves what it read
+            seen_by_editor.append(b"")
+            temp = Path(dst).with_name(".editor-late")
+            temp.write_bytes(seen_by_editor[0] + b"\nSecond hand line.\n")
+            os.replace(temp, dst)
+        return done
+
+    monkeypatch.setattr(files_module, "_stamp_or_none", editor_saves_after_the_look)
+    monkeypatch.setattr(files_module, "_renameat2", lambda: exchange_while_the_editor_reads)
+    store.save("Preferences/editors", "Zed")
+    assert len(seen_by_editor) == 2 and b"First hand line." not in seen_by_editor[0]
+    text = store.file.read_text()
+    assert "First hand line.\n" in text and "Second hand line.\n" in text
+    assert text.count("- [2026-11-30] Zed\n") == 1 and "- [2026-11-30] Helix\n" in text
+
+
 def test_an_in_place_write_into_the_replaced_file_is_redone(
     home: Path, monkeypatch: pytest.MonkeyPatch, swap: str
 ) -> None:

@@ -271,9 +271,10 @@ class Swapped:
 
     found: bytes | None = None
     inode: int | None = None
-    # An editor's save over data in the instant it was in place, before `found` was put back: (data, what
-    # the editor made of it). Its change is to be redone on `found`: the editor's file itself is gone.
-    late: tuple[bytes, bytes] | None = None
+    # When data was in place for an instant before `found` was put back: the changes an editor may have
+    # lost by reading data then, as (before, after) pairs: its change to `expect` that made `found`, and a
+    # save of its over data in that instant (its file is gone). To be redone on whatever is found next.
+    late: tuple[tuple[bytes, bytes], ...] = ()
 
 
 Stamp = tuple[int, int, int, int, int]  # a file's device, inode, size, mtime and ctime (ns)
@@ -355,7 +356,8 @@ def _exchange_in(file: Path, tmp: str, data: bytes, expect: bytes, existed: bool
                 # What that put back in tmp was in place until then: data, unless an editor saved over it
                 # meanwhile (having read data, which it saw as palace's save). Its change is not to be lost.
                 back = Path(tmp).read_bytes()
-                return Swapped(found=replaced, late=None if back == data else (data, back))
+                late = ((expect, replaced),) if back == data else ((expect, replaced), (data, back))
+                return Swapped(found=replaced, late=late)
     # No atomic exchange here: the look above is the check (an editor saving within microseconds of it
     # could be lost).
     os.replace(tmp, file)

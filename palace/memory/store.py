@@ -410,8 +410,8 @@ class MemoryStore:
                 if seen != replaced:  # an editor wrote into the file we replaced: redo on its text
                     late.append((replaced, seen))
                     base = seen if base == replaced else _rebase(replaced, seen, onto=base)
-            elif outcome.late is not None:  # an editor saved over ours before what it replaced was put back
-                late.append(outcome.late)
+            else:  # ours was in place for an instant: an editor that read it then saves without its change
+                late += outcome.late
             _close(current.fd)
             current.fd = None
             fresh = self._open_current()
@@ -425,11 +425,12 @@ class MemoryStore:
     def _give_back(self, late: list[tuple[bytes, bytes]], base: bytes, current: _Current) -> None:
         """Put the editors' text back in place of our edit of a stale text (best effort, keeps hand lines)."""
         for _ in range(_RETRIES):
+            if base == current.data:
+                return  # the file holds every change already
             outcome = self._put(base, current)
             if outcome.found is None:
                 return
-            if outcome.late is not None:
-                late.append(outcome.late)
+            late += outcome.late
             current = _Current(None, outcome.found, current.mode, current.links)
             base = _replay(late, onto=outcome.found)
 
