@@ -6,6 +6,7 @@ import contextlib
 import os
 import stat
 import time
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -213,37 +214,54 @@ def test_a_file_changed_before_the_swap_is_never_replaced_even_briefly(
     assert len(exchanged) == 1 and "Hand edit made while palace wrote its copy." in exchanged[0]
 
 
-def test_an_editor_saving_over_palace_in_the_instant_before_it_puts_a_file_back_loses_nothing(
-    home: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Palace exchanged its file in, found the file it replaced changed after its last look, and puts that
-    # back; in between, the editor read palace's file and saved over it. Both hand edits must survive.
+def _editor_races_the_put_back(
+    home: Path, monkeypatch: pytest.MonkeyPatch, after_exchange: Callable[[int, Path], None]
+) -> MemoryStore:
+    """A store whose next save meets an editor: it saves "First hand line." just after palace's last look,
+    so palace's exchange swaps the editor's file out and puts it back; after_exchange(n, file) runs after
+    the n-th exchange (0: palace's file has just gone in, for an instant)."""
     exchange = files_module._renameat2()
     if exchange is None:
         pytest.skip("no renameat2 here")
     store = MemoryStore(home, today=lambda: TODAY)
     store.save("Preferences/editors", "Helix")
     real_look = files_module._stamp_or_none
-    calls: list[str] = []
+    looks: list[bool] = []
+    exchanges: list[bool] = []
 
     def editor_saves_after_the_look(file: Path) -> files_module.Stamp | None:
-        seen = real_look(file)
-        if not calls:
-            calls.append("look")
+        stamp = real_look(file)
+        if not looks:
+            looks.append(True)
             hand_edit(file, "rename", "First hand line.")
-        return seen
+        return stamp
 
-    def exchange_then_the_editor_saves_again(src: str, dst: str, flags: int) -> bool:
+    def exchange_then(src: str, dst: str, flags: int) -> bool:
         done = exchange(src, dst, flags)
-        if calls == ["look"]:  # palace's file is in place for an instant: the editor reads it, saves over it
-            calls.append("exchanged")
-            hand_edit(Path(dst), "rename", "Second hand line.")
+        exchanges.append(done)
+        after_exchange(len(exchanges) - 1, Path(dst))
         return done
 
     monkeypatch.setattr(files_module, "_stamp_or_none", editor_saves_after_the_look)
-    monkeypatch.setattr(files_module, "_renameat2", lambda: exchange_then_the_editor_saves_again)
+    monkeypatch.setattr(files_module, "_renameat2", lambda: exchange_then)
+    return store
+
+
+def test_an_editor_saving_over_palace_in_the_instant_before_it_puts_a_file_back_loses_nothing(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Palace exchanged its file in, found the file it replaced changed after its last look, and puts that
+    # back; in between, the editor read palace's file and saved over it. Both hand edits must survive.
+    saved_over: list[int] = []
+
+    def editor_saves_again(n: int, file: Path) -> None:
+        if n == 0:  # palace's file is in place for an instant: the editor reads it, saves over it
+            saved_over.append(n)
+            hand_edit(file, "rename", "Second hand line.")
+
+    store = _editor_races_the_put_back(home, monkeypatch, editor_saves_again)
     assert store.save("Preferences/editors", "Zed").action == "saved"
-    assert calls == ["look", "exchanged"]
+    assert saved_over == [0]
     text = store.file.read_text()
     assert "First hand line.\n" in text and "Second hand line.\n" in text
     assert text.count("- [2026-11-30] Zed\n") == 1 and "- [2026-11-30] Helix\n" in text
@@ -255,35 +273,19 @@ def test_an_editor_that_read_palace_file_in_that_instant_and_saves_later_loses_n
 ) -> None:
     # As above, but the editor saves what it read (palace's file, without the first hand line) only after
     # palace put the editor's file back: palace finds that save when it reads the file again.
-    exchange = files_module._renameat2()
-    if exchange is None:
-        pytest.skip("no renameat2 here")
-    store = MemoryStore(home, today=lambda: TODAY)
-    store.save("Preferences/editors", "Helix")
-    real_look = files_module._stamp_or_none
     seen_by_editor: list[bytes] = []
 
-    def editor_saves_after_the_look(file: Path) -> files_module.Stamp | None:
-        stamp = real_look(file)
-        if not seen_by_editor:
-            hand_edit(file, "rename", "First hand line.")
-        return stamp
-
-    def exchange_while_the_editor_reads(src: str, dst: str, flags: int) -> bool:
-        done = exchange(src, dst, flags)
-        if not seen_by_editor:  # palace's file is in place for an instant: the editor reads it
-            seen_by_editor.append(Path(dst).read_bytes())
-        elif len(seen_by_editor) == 1:  # palace put the editor's file back: the editor saves what it read
-            seen_by_editor.append(b"")
-            temp = Path(dst).with_name(".editor-late")
+    def editor_reads_then_saves_late(n: int, file: Path) -> None:
+        if n == 0:  # palace's file is in place for an instant: the editor reads it
+            seen_by_editor.append(file.read_bytes())
+        elif n == 1:  # palace put the editor's file back: the editor saves what it read
+            temp = file.with_name(".editor-late")
             temp.write_bytes(seen_by_editor[0] + b"\nSecond hand line.\n")
-            os.replace(temp, dst)
-        return done
+            os.replace(temp, file)
 
-    monkeypatch.setattr(files_module, "_stamp_or_none", editor_saves_after_the_look)
-    monkeypatch.setattr(files_module, "_renameat2", lambda: exchange_while_the_editor_reads)
+    store = _editor_races_the_put_back(home, monkeypatch, editor_reads_then_saves_late)
     store.save("Preferences/editors", "Zed")
-    assert len(seen_by_editor) == 2 and b"First hand line." not in seen_by_editor[0]
+    assert len(seen_by_editor) == 1 and b"First hand line." not in seen_by_editor[0]
     text = store.file.read_text()
     assert "First hand line.\n" in text and "Second hand line.\n" in text
     assert text.count("- [2026-11-30] Zed\n") == 1 and "- [2026-11-30] Helix\n" in text
