@@ -337,16 +337,14 @@ def stat_folder(folder: Path, known: Snapshot, every: bool, now: float) -> Listi
         journals = set()
         held = known.sessions
         seen = 0  # names the index holds: when all are here, none is gone
-        archives: list[str] = []
         for name in names:
             if name.endswith(".jsonl"):
                 journals.add(name)
             elif name in held:
                 seen += 1
-                archives.append(name)
+                look.stat(name)
             elif classify(name) is not None:
-                archives.append(name)
-        look.stat_all(archives)
+                look.stat(name)
         seen += len(journals) - len(journals - held.keys())
         gone = held.keys() - set(names) if seen < len(held) else set()
         hot = [name for name, (_size, mtime) in look.stamps.items() if mtime > recent]
@@ -379,23 +377,6 @@ class _Look:
         self.stamps: dict[str, Stamp] = {}
         self.changed: dict[str, Stamp] = {}
         self.failed: list[str] = []  # listed, but gone meanwhile or not a regular file
-
-    def stat_all(self, names: list[str]) -> None:
-        """stat of each name (one loop: at 10,000 archives a call per file costs as much as the stats)."""
-        fd, known, stamps, changed, failed = self.fd, self.known, self.stamps, self.changed, self.failed
-        is_file, look = stat.S_ISREG, os.stat
-        for name in names:
-            try:
-                st = look(name, dir_fd=fd)
-            except OSError:
-                failed.append(name)
-                continue
-            if not is_file(st.st_mode):
-                failed.append(name)
-                continue
-            stamps[name] = stamp = (st.st_size, st.st_mtime_ns)
-            if stamp != known.get(name):
-                changed[name] = stamp
 
     def stat(self, name: str) -> Stamp | None:
         try:
