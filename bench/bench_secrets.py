@@ -1,13 +1,17 @@
 """Benchmark of palace.memory.secrets against a generated corpus of secrets and look-alikes.
 
-    python bench/bench_secrets.py [--before REF] [--mb 1.0] [--worst-kb 20] [--verbose]
+    python bench/bench_secrets.py [--before REF] [--mb 1.0] [--worst-kb 20] [--verbose] [--held-out-misses]
 
-Prints, for palace's find_secret (and, with --before, for the secrets.py of a git ref such as the commit
-before a change): how many corpus secrets are refused, per format, and how many look-alikes are refused.
-The same for detect-secrets (`scan_line` under `default_settings()`) when it is installed, with and without
-its entropy plugins, and for palace and detect-secrets combined. Then the cost of redact() per MB of ordinary
-transcript messages (called once per message, as the recall index does) against str.lower() and a single
-trivial regex over the same messages; and the slowest redact() over texts built to make regexes backtrack.
+Prints, for the tuning part and the held-out part of the corpus (bench/secrets_corpus/) separately:
+  - refused on save: how many secrets find_secret() refuses (per format, the misses), how many look-alikes;
+  - redacted in recall: each secret inside a chatty multi-line message, and two variants of it (a key cut
+    over two lines, a key body without its BEGIN/END lines), redacted with nothing of the secret left;
+  - the same for detect-secrets (`scan_line` under `default_settings()`) when it is installed.
+Then the cost of redact() per MB of ordinary transcript messages (called once per message, as the recall
+index does) against the previous detector (palace/memory/secrets.py at BEFORE, default the commit before the
+package) in the same run, and against str.lower(); that importing the module compiles no regex; and the
+slowest redact() over texts built to make regexes backtrack. The held-out part's misses are not listed unless
+asked (--held-out-misses): tune on the tuning part only.
 """
 
 from __future__ import annotations
@@ -27,18 +31,36 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.secrets_corpus import FORMATS, LOOKALIKES, SECRETS, Case  # noqa: E402
+from bench.secrets_corpus import (  # noqa: E402
+    BLIND_LOOKALIKES,
+    BLIND_SECRETS,
+    HELD_OUT_LOOKALIKES,
+    HELD_OUT_SECRETS,
+    LOOKALIKES,
+    SECRETS,
+    TUNING_LOOKALIKES,
+    TUNING_SECRETS,
+    Case,
+)
 from bench.secrets_corpus.ordinary import transcript  # noqa: E402
 from palace.memory import secrets as current  # noqa: E402
+from palace.recall.redaction import redact_all  # noqa: E402
 
 Detector = Callable[[str], bool]
+Redactor = Callable[[str], str]
+BEFORE = "97ac4c1"  # the last commit with the single-module detector (palace/memory/secrets.py)
+_CHAT_BEFORE = "ok here's where I am — the deploy worked on staging but not prod.\nfull config below:\n"
+_CHAT_AFTER = "\nanything else you need? the logs are in /var/log/app/2025-01-01.log\nthanks!"
 
 
-def load_version(ref: str) -> ModuleType:
-    """palace/memory/secrets.py as it was at a git ref, imported under another name."""
-    source = subprocess.run(
-        ["git", "show", f"{ref}:palace/memory/secrets.py"], cwd=ROOT, check=True, capture_output=True, text=True
-    ).stdout
+def load_version(ref: str) -> ModuleType | None:
+    """palace/memory/secrets.py as it was at a git ref, imported under another name (None if not there)."""
+    try:
+        source = subprocess.run(
+            ["git", "show", f"{ref}:palace/memory/secrets.py"], cwd=ROOT, check=True, capture_output=True, text=True
+        ).stdout
+    except (subprocess.CalledProcessError, OSError):
+        return None
     path = Path(tempfile.mkdtemp()) / "secrets_before.py"
     path.write_text(source, encoding="utf-8")
     spec = importlib.util.spec_from_file_location("secrets_before", path)
@@ -48,23 +70,73 @@ def load_version(ref: str) -> ModuleType:
     return module
 
 
-def report(label: str, detect: Detector, verbose: bool) -> None:
-    """Refusal rate, per-format misses and refused look-alikes of one detector."""
-    missed = [case for case in SECRETS if not detect(case.text)]
-    flagged = [case for case in LOOKALIKES if detect(case.text)]
-    refused = len(SECRETS) - len(missed)
+def pieces(secret: str, size: int = 12) -> list[str]:
+    """Every size-character piece of secret (the whole secret when it is shorter)."""
+    return [secret[i : i + size] for i in range(max(1, len(secret) - size + 1))]
+
+
+def leaks(secret: str, text: str) -> bool:
+    """Whether any 12-character piece of secret (or of each of its lines of 8+ characters) is still in text."""
+    parts = [part for part in secret.split("\n") if len(part) >= 8] or [secret]
+    return any(piece in text for part in parts for piece in pieces(part))
+
+
+def recall_cases(cases: tuple[Case, ...]) -> dict[str, list[tuple[Case, str, str]]]:
+    """(case, message, what must not be left) for each variant: the case in a chatty message; each single
+    token secret of 24+ characters cut over two lines; each key body without its BEGIN and END lines."""
+    variants: dict[str, list[tuple[Case, str, str]]] = {"in a message": [], "split over two lines": [], "no header": []}
+    for case in cases:
+        assert case.secret
+        variants["in a message"].append((case, _CHAT_BEFORE + case.text + _CHAT_AFTER, case.secret))
+        secret = case.secret
+        if len(secret) >= 24 and not re.search(r"\s", secret) and secret in case.text:
+            half = len(secret) // 2
+            text = case.text.replace(secret, secret[:half] + "\n" + secret[half:], 1)
+            variants["split over two lines"].append(
+                (case, _CHAT_BEFORE + text + _CHAT_AFTER, secret[:half] + "\n" + secret[half:])
+            )
+        if "-----BEGIN" in case.text:
+            kept = [line for line in case.text.split("\n") if "-----BEGIN" not in line and "-----END" not in line]
+            variants["no header"].append((case, _CHAT_BEFORE + "\n".join(kept) + _CHAT_AFTER, case.secret))
+    return variants
+
+
+def report(label: str, secrets: tuple[Case, ...], lookalikes: tuple[Case, ...], detect: Detector, show: bool) -> float:
+    """Refusal rate, per-format misses and refused look-alikes of one detector; the refusal rate."""
+    missed = [case for case in secrets if not detect(case.text)]
+    flagged = [case for case in lookalikes if detect(case.text)]
+    refused = len(secrets) - len(missed)
+    formats = len({case.vendor for case in secrets})
     print(
-        f"\n{label}: refused {refused}/{len(SECRETS)} secrets ({100 * refused / len(SECRETS):.1f}%), "
-        f"{len(flagged)}/{len(LOOKALIKES)} look-alikes refused"
+        f"  {label}: refused {refused}/{len(secrets)} secrets of {formats} formats "
+        f"({100 * refused / len(secrets):.1f}%),"
+        f" {len(flagged)}/{len(lookalikes)} look-alikes refused ({100 * len(flagged) / len(lookalikes):.1f}%)"
     )
     by_format: dict[str, list[Case]] = {}
     for case in missed:
         by_format.setdefault(case.vendor, []).append(case)
-    for vendor, cases in by_format.items():
-        total = sum(1 for case in SECRETS if case.vendor == vendor)
-        print(f"  missed {len(cases)}/{total} {vendor}" + (f": {cases[0].text[:70]!r}" if verbose else ""))
-    for case in flagged:
-        print(f"  refused look-alike ({case.vendor}): {case.text[:70]!r}")
+    if show:
+        for vendor, cases in by_format.items():
+            total = sum(1 for case in secrets if case.vendor == vendor)
+            print(f"    missed {len(cases)}/{total} {vendor}: {cases[0].text[:90]!r}")
+        for case in flagged:
+            print(f"    refused look-alike ({case.vendor}): {case.text[:90]!r}")
+    else:
+        print(f"    ({len(by_format)} formats with a miss; --held-out-misses lists them)")
+    return refused / len(secrets)
+
+
+def recall(label: str, secrets: tuple[Case, ...], redactor: Redactor, show: bool) -> None:
+    """How many secrets redaction leaves nothing of, per variant."""
+    for variant, cases in recall_cases(secrets).items():
+        left = [(case, text) for case, text, secret in cases if leaks(secret, redactor(text))]
+        done = len(cases) - len(left)
+        print(
+            f"  {label}, redacted in recall ({variant}): {done}/{len(cases)} ({100 * done / max(1, len(cases)):.1f}%)"
+        )
+        if show:
+            for case, _ in left:
+                print(f"    left {case.vendor}: {case.text[:80]!r}")
 
 
 def refuses(module: ModuleType) -> Detector:
@@ -72,19 +144,10 @@ def refuses(module: ModuleType) -> Detector:
     return lambda text: module.find_secret(text) is not None
 
 
-def kind_accuracy() -> None:
-    """How often palace names the kind the corpus expects (the name a refused save shows)."""
-    named = [case for case in SECRETS if current.find_secret(case.text) == case.kind]
-    print(f"  named the expected kind for {len(named)}/{len(SECRETS)} secrets")
-    for case in SECRETS:
-        found = current.find_secret(case.text)
-        if found and found != case.kind:
-            print(f"    {case.vendor}: {found!r}, expected {case.kind!r}")
-
-
 @contextmanager
-def detect_secrets_detectors() -> Iterator[tuple[Detector, Detector] | None]:
-    """detect-secrets with all its default plugins, and without the entropy ones; None if not installed."""
+def detect_secrets_detectors() -> Iterator[tuple[Detector, Redactor] | None]:
+    """detect-secrets with all its default plugins (refuses, and a redactor that removes what it reports);
+    None if not installed."""
     try:
         from detect_secrets.core.scan import scan_line
         from detect_secrets.plugins.high_entropy_strings import HighEntropyStringsPlugin
@@ -95,21 +158,26 @@ def detect_secrets_detectors() -> Iterator[tuple[Detector, Detector] | None]:
     with default_settings():
         plugins = {plugin.secret_type: plugin for plugin in get_plugins()}
 
-        def scan(text: str, entropy: bool) -> bool:
+        def found(text: str) -> list[str]:
+            values = []
             for line in text.splitlines():
-                for found in scan_line(line):
-                    plugin = plugins[found.type]
-                    if not isinstance(plugin, HighEntropyStringsPlugin):
-                        return True
+                for secret in scan_line(line):
+                    plugin = plugins[secret.type]
+                    value = secret.secret_value or ""
                     # scan_line reports every token in ad-hoc mode; the plugin's own limit is what a scan uses.
-                    if entropy and plugin.calculate_shannon_entropy(found.secret_value or "") > plugin.entropy_limit:
-                        return True
-            return False
+                    if isinstance(plugin, HighEntropyStringsPlugin) and (
+                        plugin.calculate_shannon_entropy(value) <= plugin.entropy_limit
+                    ):
+                        continue
+                    values.append(value)
+            return values
 
-        yield (lambda text: scan(text, True)), (lambda text: scan(text, False))
+        def scrub(text: str) -> str:
+            for value in sorted(found(text), key=len, reverse=True):
+                text = text.replace(value, "[redacted]") if value else text
+            return text
 
-
-_TRIVIAL = re.compile(r"sk-[A-Za-z0-9]{20}")  # a literal-first regex: sre searches for the literal
+        yield (lambda text: bool(found(text))), scrub
 
 
 def per_mb(messages: list[str], run: Callable[[str], object], repeat: int = 3) -> float:
@@ -124,21 +192,58 @@ def per_mb(messages: list[str], run: Callable[[str], object], repeat: int = 3) -
     return best * 1000 / size
 
 
-def cost(messages: list[str], versions: dict[str, ModuleType]) -> None:
-    """The cost of redact per MB of ordinary messages, and its ratio to the baselines."""
-    lower = per_mb(messages, str.lower)
-    trivial = per_mb(messages, _TRIVIAL.search)
+def _timed(messages: list[str], run: Callable[[str], object]) -> float:
+    """Seconds to call run once per message."""
+    start = time.perf_counter()
+    for text in messages:
+        run(text)
+    return time.perf_counter() - start
+
+
+def cost(messages: list[str], before: ModuleType | None, rounds: int = 5) -> None:
+    """The cost of redact per MB of ordinary messages, and its ratio to the previous detector's and str.lower's,
+    timed in turns (this, previous, this, ...) and the best of each kept: the machine is shared and noisy."""
+    size = sum(len(m.encode("utf-8", "surrogatepass")) for m in messages) / 1e6
+    runs: dict[str, Callable[[str], object]] = {"lower": str.lower, "redact": current.redact}
+    runs["find_secret"] = lambda text: current.find_secret.__wrapped__(text)  # not its cache
+    runs["redact_all"] = lambda text: None
+    if before is not None:
+        runs["previous"] = before.redact
+    files = [messages[i : i + 40] for i in range(0, len(messages), 40)]
+    best = dict.fromkeys(runs, float("inf"))
+    for _ in range(rounds):
+        for name, run in runs.items():
+            if name == "redact_all":
+                start = time.perf_counter()
+                for batch in files:
+                    redact_all(batch)
+                best[name] = min(best[name], time.perf_counter() - start)
+            else:
+                best[name] = min(best[name], _timed(messages, run))
+    ms = {name: seconds * 1000 / size for name, seconds in best.items()}
+    changed = sum(1 for text in messages if current.redact(text) != text)
     print(
-        f"\nredact cost over {len(messages)} ordinary messages: str.lower {lower:.1f} ms/MB, "
-        f"one trivial regex {trivial:.1f} ms/MB"
+        f"\n[cost] over {len(messages)} ordinary messages ({size:.2f} MB), {changed} changed, best of {rounds} turns:"
     )
-    for label, module in versions.items():
-        ms = per_mb(messages, module.redact)
-        changed = sum(1 for text in messages if module.redact(text) != text)
-        print(
-            f"  {label}: redact {ms:.1f} ms/MB = {ms / lower:.1f}x str.lower, {ms / trivial:.1f}x the trivial "
-            f"regex; find_secret {per_mb(messages, module.find_secret):.1f} ms/MB; {changed} messages changed"
-        )
+    print(
+        f"  str.lower {ms['lower']:.1f} ms/MB; redact {ms['redact']:.1f} ms/MB; redact_all in files of 40 "
+        f"{ms['redact_all']:.1f} ms/MB; find_secret (uncached) {ms['find_secret']:.1f} ms/MB"
+    )
+    if before is not None:
+        ratio = ms["redact"] / ms["previous"]
+        print(f"  previous detector: redact {ms['previous']:.1f} ms/MB; ratio this/previous = {ratio:.2f}x")
+
+
+def import_check() -> None:
+    """Importing palace.memory.secrets compiles no regex (counted in re's cache), and what it costs."""
+    code = (
+        "import re, sys, time; re.purge(); n = len(re._cache); t = time.perf_counter(); "
+        "import palace.memory.secrets; t = time.perf_counter() - t; "
+        "print(len(re._cache) - n, round(t * 1000, 1))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    compiled, ms = out.split()
+    print(f"[import] palace.memory.secrets: {compiled} regexes compiled at import, {ms} ms")
 
 
 def adversarial(size: int) -> dict[str, str]:
@@ -148,6 +253,8 @@ def adversarial(size: int) -> dict[str, str]:
         "sk-": "sk-", "sk-a": "sk-a", "token: a-": "a-", "token=": "token=", "password:": "password:",
         "password=a-..": "a-", "a.://": "a.", "curl": "curl ", "sshpass": "sshpass ", "mysql": "mysql ",
         "eyJ.": "eyJaaaaaaaaaaaa.", "key-": "key-", "SG.": "SG.", "0:": "0", "hex-": "a", "密码：": "密码：",
+        "words": "abandon ", "b64 lines": "QUJD" * 16 + "\n", "split": "Ab1" * 4 + "\n", "kv": "key=Ab1x ",
+        "url": "https://a.b/c?key=Ab1", "log in": "log in as x with ", "docker": "docker login ",
     }  # fmt: skip
     tails = {"password=a-..": "..", "a.://": "://", "0:": ":", "hex-": "-"}
     texts = {}
@@ -157,10 +264,11 @@ def adversarial(size: int) -> dict[str, str]:
     return texts
 
 
-def worst_case(versions: dict[str, ModuleType], size: int) -> None:
-    """The slowest redact over the adversarial texts, per version."""
+def worst_case(before: ModuleType | None, size: int) -> None:
+    """The slowest redact over the adversarial texts."""
     texts = adversarial(size)
-    print(f"\nworst case over {len(texts)} adversarial texts of {size // 1000} KB:")
+    print(f"\n[worst case] over {len(texts)} adversarial texts of {size // 1000} KB:")
+    versions = {"this tree": current, **({"previous": before} if before else {})}
     for label, module in versions.items():
         times = {}
         for name, text in texts.items():
@@ -171,34 +279,54 @@ def worst_case(versions: dict[str, ModuleType], size: int) -> None:
         print(f"  {label}: {1000 * times[name]:.0f} ms ({name!r}); all together {1000 * sum(times.values()):.0f} ms")
 
 
+def consistency() -> None:
+    """redact_all gives what redact gives, message by message, on the whole corpus."""
+    texts = [case.text for case in (*SECRETS, *LOOKALIKES)]
+    same = redact_all(texts) == [current.redact(text) for text in texts]
+    print(f"[consistency] redact_all == redact on {len(texts)} corpus texts: {same}")
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--before", help="also measure palace/memory/secrets.py at this git ref")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--before", default=BEFORE, help="the git ref of the previous detector (secrets.py)")
     parser.add_argument("--mb", type=float, default=1.0, help="size of the ordinary transcript text")
     parser.add_argument("--worst-kb", type=int, default=20, help="size of each adversarial text")
-    parser.add_argument("--verbose", action="store_true", help="show a missed text per format")
+    parser.add_argument("--verbose", action="store_true", help="list what each detector missed")
+    parser.add_argument("--held-out-misses", action="store_true", help="also list the held-out part's misses")
     args = parser.parse_args()
-    print(f"corpus: {len(SECRETS)} secrets in {len(FORMATS)} formats, {len(LOOKALIKES)} look-alikes")
-    versions = {"palace (this tree)": current}
-    if args.before:
-        versions = {f"palace at {args.before}": load_version(args.before), **versions}
-    for label, module in versions.items():
-        report(label, refuses(module), args.verbose)
-    kind_accuracy()
+    print(
+        f"corpus: tuning {len(TUNING_SECRETS)} secrets in {len({c.vendor for c in TUNING_SECRETS})} formats, "
+        f"{len(TUNING_LOOKALIKES)} look-alikes; held-out {len(HELD_OUT_SECRETS)} secrets in "
+        f"{len({c.vendor for c in HELD_OUT_SECRETS})} formats, {len(HELD_OUT_LOOKALIKES)} look-alikes; blind held-out "
+        f"{len(BLIND_SECRETS)} secrets in {len({c.vendor for c in BLIND_SECRETS})} formats, {len(BLIND_LOOKALIKES)} "
+        "look-alikes"
+    )
+    before = load_version(args.before)
+    parts = {
+        "tuning": (TUNING_SECRETS, TUNING_LOOKALIKES, True),
+        "held-out": (HELD_OUT_SECRETS, HELD_OUT_LOOKALIKES, args.held_out_misses),
+        "blind held-out": (BLIND_SECRETS, BLIND_LOOKALIKES, args.held_out_misses),
+    }
+    for part, (secrets, lookalikes, show) in parts.items():
+        print(f"\n[{part}]")
+        report("palace, save", secrets, lookalikes, refuses(current), show)
+        recall("palace", secrets, current.redact, show)
+        if before is not None:
+            report("previous detector, save", secrets, lookalikes, refuses(before), show and args.verbose)
+            recall("previous detector", secrets, before.redact, False)
     with detect_secrets_detectors() as detectors:
         if detectors is None:
             print("\ndetect-secrets: not installed (pip install detect-secrets to compare)")
         else:
-            with_entropy, patterns_only = detectors
-            report("detect-secrets (default plugins)", with_entropy, args.verbose)
-            report("detect-secrets (without the entropy plugins)", patterns_only, args.verbose)
-            report(
-                "palace or detect-secrets (default plugins)",
-                lambda text: current.find_secret(text) is not None or with_entropy(text),
-                args.verbose,
-            )
-    cost(transcript(int(args.mb * 1e6)), versions)
-    worst_case(versions, args.worst_kb * 1000)
+            detect, scrub = detectors
+            for part, (secrets, lookalikes, _) in parts.items():
+                print(f"\n[{part}, detect-secrets, default plugins]")
+                report("detect-secrets, save", secrets, lookalikes, detect, args.verbose)
+                recall("detect-secrets", secrets, scrub, False)
+    consistency()
+    import_check()
+    cost(transcript(int(args.mb * 1e6)), before)
+    worst_case(before, args.worst_kb * 1000)
 
 
 if __name__ == "__main__":

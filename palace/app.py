@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from palace.config import Settings
-from palace.errors import ConfigError, HistoryError
+from palace.errors import ConfigError, HistoryError, PalaceError
 from palace.history.autocommit import GitHistory
 from palace.history.git import GitTrouble
 from palace.memory.halls import is_valid_wing, wing_advice, wing_problem
@@ -64,6 +64,7 @@ class App:
         self._client = client
         self._injected = client is not None
         self._recall: RecallIndex | None = None
+        self.orphan_extraction: threading.Thread | None = None  # the background extraction of crashed sessions
 
     # ------------------------------------------------------------------ the model
     @property
@@ -92,8 +93,9 @@ class App:
         """An extractor for this palace; it uses the extraction model when one is set."""
         from palace.sessions.extract import Extractor
 
-        # An injected model (the demo, tests) serves both; a configured extraction model gets its own client.
-        client = self._client if self._injected or not self.settings.extract_model else None
+        # An injected model (the demo, tests) serves both; else extraction has a client of its own, with its own
+        # timeout (extraction.timeout: one call reads a whole conversation) and model when one is set.
+        client = self._client if self._injected else None
         return Extractor(
             self.settings,
             self.store,
@@ -132,7 +134,11 @@ class App:
             return None
         from palace.memory.project import find_project
 
-        return find_project(self.cwd or Path.cwd(), self.settings.home)
+        found = find_project(self.cwd or Path.cwd(), self.settings.home)
+        if found is not None and found.refused is not None:
+            self.warn(f"no project memory: {found.refused}")  # said once: the refused file is not used
+            return None
+        return found
 
     @functools.cached_property
     def targets(self) -> Targets:
@@ -140,12 +146,28 @@ class App:
         from palace.memory.project import Targets, project_store
 
         project = self.project
-        shared = project_store(project, entry_limit=self.settings.entry_limit) if project is not None else None
-        if shared is not None:
+        shared = None
+        if project is not None:
             from palace.history.undo import UndoRecorder
 
-            shared.hooks.append(UndoRecorder(shared.home))  # undoable like the palace, without git
+            shared = project_store(project, self.settings.home, entry_limit=self.settings.entry_limit)
+            shared.hooks.append(UndoRecorder(shared.state))  # undoable like the palace, without git
         return Targets(self.store, project, shared, to_project=self.settings.project_saves == "project")
+
+    def expire_memories(self) -> list[str]:
+        """At a session's start: the entries past their end date move to superseded.md (one change, undoable);
+        a line each for the user."""
+        if not self.settings.memory_enabled:
+            return []
+        try:
+            gone = self.store.expire()
+        except PalaceError as exc:
+            return [f"! could not move the entries past their end date: {exc}"]
+        return [
+            f"⌛ Expired from {entry.path}: {entry.content} (it held until {entry.until}; kept in superseded.md, "
+            "`palace memory undo` brings it back)"
+            for entry in gone.entries
+        ]
 
     def undo(self) -> str:
         """Revert palace's newest change, in the user's palace or the project memory."""
@@ -156,7 +178,7 @@ class App:
         targets = self.targets
         if targets.project is not None and targets.project_memory is not None:
             label = f" (in the project memory {targets.project.file})"
-            files.append(Undoable(targets.project_memory, targets.project_memory.home, label))
+            files.append(Undoable(targets.project_memory, targets.project_memory.state, label))
         return undo_latest(files)
 
     # ------------------------------------------------------------------ recall
@@ -190,16 +212,37 @@ class App:
         return result.text
 
     # ------------------------------------------------------------------ sessions
-    def archive_orphans(self) -> list[str]:
-        """Archive the sessions that died earlier; one notice line each."""
-        from palace.sessions.lifecycle import archive_orphans
+    def archive_orphans(self, *, background: Callable[[str], None] | None = None, keep: str | None = None) -> list[str]:
+        """Archive the sessions that died earlier (but `keep`, about to be resumed); one notice line each. With
+        `background`, the start does not wait for their extraction: they are archived at once, and a thread
+        (`orphan_extraction`) extracts them, telling `background` a line for each."""
+        from palace.sessions.lifecycle import archive_orphans, extract_orphans
 
         extractor = self.extractor(warn=_quiet)
         extractor.commit_warn = self.warn  # extraction failures are in the notice; commit trouble warns
+        deferred: list[Journal] = []
         try:
-            return archive_orphans(extractor)
-        finally:
+            notices = archive_orphans(extractor, later=deferred if background is not None else None, keep=keep)
+        except BaseException:
+            for journal in deferred:
+                journal.close()
             extractor.close()
+            raise
+        if background is None or not deferred:
+            extractor.close()
+            return notices
+
+        def extract() -> None:
+            try:
+                for line in extract_orphans(extractor, deferred):
+                    background(line)
+            except Exception as exc:  # a thread's failure would only reach stderr: the user hears of it
+                background(f"the extraction of earlier sessions stopped: {exc}")
+            finally:
+                extractor.close()
+
+        self.orphan_extraction = start_thread(extract, name="palace-orphans")
+        return notices
 
     def start_journal(self, wings: Sequence[str]) -> Journal:
         from palace.sessions.journal import Journal
@@ -213,11 +256,13 @@ class App:
         journal.warn = self.warn
         return journal
 
-    def finish(self, extractor: Extractor, journal: Journal) -> Path | None:
-        """Final extraction, archive, commit; None for an empty session (its journal is removed)."""
+    def finish(self, extractor: Extractor, journal: Journal, *, hung_up: bool = False) -> Path | None:
+        """Final extraction, archive, commit; None for a session in which nothing was said (its journal is
+        removed). `hung_up` (the terminal closed): the archive is written before the extraction too, and a session
+        cut off while it waited for its reply is extracted, as an orphan that died so is (lifecycle.finish)."""
         from palace.sessions.lifecycle import finish
 
-        return finish(extractor, journal)
+        return finish(extractor, journal, archive_first=hung_up, keep_unanswered=hung_up)
 
     def close(self) -> None:
         self.history.flush()

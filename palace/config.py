@@ -30,6 +30,7 @@ _TOML_KEYS: dict[str, str] = {
     "memory.budget_bytes": "memory_budget",
     "memory.entry_limit": "entry_limit",
     "memory.soft_limit": "soft_limit",
+    "memory.stale_days": "stale_days",
     "agent.tool_rounds": "tool_rounds",
     "context.window_tokens": "window_tokens",
     "context.compact_at": "compact_at",
@@ -38,9 +39,12 @@ _TOML_KEYS: dict[str, str] = {
     "extraction.trigger_chars": "extract_trigger",
     "extraction.min_chars": "extract_min",
     "extraction.auto_save": "auto_save",
+    "extraction.timeout": "extract_timeout",
     "git.autocommit": "git_autocommit",
     "project.enabled": "project_enabled",
     "project.saves": "project_saves",
+    "hooks.max_transcript_bytes": "hook_max_transcript_bytes",
+    "import.max_bytes": "import_max_bytes",
     "pricing": "pricing",
 }
 
@@ -74,6 +78,7 @@ class Settings:
     memory_budget: int = 8192
     entry_limit: int = 200
     soft_limit: int = 100
+    stale_days: int = 365  # `palace memory tidy` proposes removing entries unused this long
     tool_rounds: int = 8
     window_tokens: int = 32_768  # the model's context window; see the README for each endpoint
     compact_at: float = 0.75  # fold the older turns into a summary past this share of the window
@@ -82,12 +87,16 @@ class Settings:
     extract_trigger: int = 4000
     extract_min: int = 200
     auto_save: str = "high"  # what extraction saves without review: high (confidence) | all | none
+    extract_timeout: float = 180.0  # seconds per extraction request: one call reads a whole conversation
     git_autocommit: bool = True
     project_enabled: bool = True  # read <repository>/.palace/memories.md when there is one
     project_saves: str = "personal"  # where saves in the project's wing go: personal (your palace) | project
+    hook_max_transcript_bytes: int = 64 * 1024 * 1024  # a Claude Code transcript larger than this is not imported
+    import_max_bytes: int = 4 * 1024 * 1024  # a file for `palace import` larger than this is not read
     # [pricing."MODEL"] input = 0.40, output = 1.60: US dollars per million tokens, over palace's own table
     pricing: dict[str, dict[str, float]] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict, repr=False)
+    notices: list[str] = field(default_factory=list, repr=False)  # what was ignored (an unknown key), to warn of
 
     @property
     def paths(self) -> PalacePaths:
@@ -206,6 +215,7 @@ _CHECKS: dict[str, Check] = {
     "memory_budget": _number(int, low=256),
     "entry_limit": _number(int, low=20, high=2000),
     "soft_limit": _number(int, low=1),
+    "stale_days": _number(int, low=1),
     "tool_rounds": _number(int, low=1, high=64),
     "window_tokens": _number(int, low=1024),
     "compact_at": _number(float, low=0.2, high=0.95),
@@ -214,12 +224,46 @@ _CHECKS: dict[str, Check] = {
     "extract_trigger": _number(int, low=100),
     "extract_min": _number(int, low=0),
     "auto_save": _choice("high", "all", "none"),
+    "extract_timeout": _number(float, above=0),
     "git_autocommit": _flag,
     "project_enabled": _flag,
     "project_saves": _choice("personal", "project"),
+    "hook_max_transcript_bytes": _number(int, low=1024),
+    "import_max_bytes": _number(int, low=1024),
     "pricing": _pricing,
 }
-assert set(_CHECKS) == {f.name for f in dataclasses.fields(Settings)} - {"sources"}
+assert set(_CHECKS) == {f.name for f in dataclasses.fields(Settings)} - {"sources", "notices"}
+_FIELD_KEYS = {name: key for key, name in _TOML_KEYS.items()}  # Settings field -> config.toml key
+
+
+def toml_key(name: str) -> str:
+    """A setting as the user writes it in config.toml (`memory.budget_bytes`), from its field name."""
+    return _FIELD_KEYS.get(name, name)
+
+
+def _suggestion(key: str) -> str | None:
+    """The known key an unknown one most likely means: a field name, the same last part elsewhere, a typo."""
+    if key in _FIELD_KEYS:  # `memory_budget`, as the code calls it
+        return _FIELD_KEYS[key]
+    import difflib  # only for a key that is not known
+
+    last = key.rpartition(".")[2]
+    same = [known for known in _TOML_KEYS if known.rpartition(".")[2] == last]
+    if len(same) == 1:  # `budget_bytes` outside [memory], `[agent] window_tokens`
+        return same[0]
+    close = difflib.get_close_matches(key, list(_TOML_KEYS), n=1, cutoff=0.6)
+    if close:
+        return close[0]
+    ends = {known.rpartition(".")[2]: known for known in _TOML_KEYS}
+    close = difflib.get_close_matches(last, list(ends), n=1, cutoff=0.75)
+    return ends[close[0]] if close else None
+
+
+def _unknown(key: str, config_file: Path) -> str:
+    """The warning for a key palace does not know (it is ignored: a newer palace's key must not stop an older)."""
+    close = _suggestion(key)
+    hint = f" (did you mean '{close}'?)" if close else " (`palace doctor` lists the settings; see the README)"
+    return f"{config_file}: unknown setting '{key}'{hint}; it is ignored"
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -271,11 +315,12 @@ def load_settings(flags: Mapping[str, Any] | None = None, env: Mapping[str, str]
     sources: dict[str, str] = {}
     values: dict[str, Any] = {"home": _home(flags, env, sources)}
     config_file = PalacePaths(values["home"]).config
+    notices: list[str] = []
     for key, value in _read_toml(config_file).items():
         name = _TOML_KEYS.get(key)
         if name is None:
-            known = ", ".join(sorted(_TOML_KEYS))
-            raise ConfigError(f"{config_file}: unknown setting {key!r} (known: {known})")
+            notices.append(_unknown(key, config_file))
+            continue
         values[name] = value
         sources[name] = "config.toml"
     for var, name in _ENV_KEYS.items():
@@ -298,10 +343,12 @@ def load_settings(flags: Mapping[str, Any] | None = None, env: Mapping[str, str]
     for name, value in list(values.items()):
         try:
             values[name] = _CHECKS[name](value)
-        except ValueError as exc:
-            problems.append(f"{name} ({sources.get(name, 'default')}): {exc}")
+        except ValueError as exc:  # a bad value of a known key stops palace: guessing could lose or leak memory
+            problems.append(f"{toml_key(name)} ({sources.get(name, 'default')}): {exc}")
     if problems:
-        raise ConfigError("invalid settings: " + "; ".join(problems))
+        where = f" (config.toml is {config_file})" if any("(config.toml)" in p for p in problems) else ""
+        raise ConfigError("invalid settings: " + "; ".join(problems) + where)
     settings = Settings(**values)
     settings.sources = sources
+    settings.notices = notices
     return settings

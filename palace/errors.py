@@ -82,3 +82,7 @@ class HistoryError(PalaceError):
 
 class RecallError(PalaceError):
     """A recall query that cannot be run (empty, bad limit or dates) or an unusable search index."""
+
+
+class UntrustedFileError(StoreError):
+    """A file others control that palace will not open: a link, a FIFO or device, outside its folder, too big."""

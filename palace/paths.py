@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,7 +15,41 @@ CONFIG = "config.toml"
 PROMPTS = "prompts"
 INPUT_HISTORY = "history.txt"
 LOCK = ".lock"
+ARCHIVE_SUFFIX = ".md"  # sessions/<id>.md: a finished session's archive
+JOURNAL_SUFFIX = ".jsonl"  # sessions/<id>.jsonl: its journal
+# A session's id, and so its files' names: the day it started and 8 hex digits (DESIGN 1.3). A file in
+# sessions/ named otherwise is no session for any command (`palace doctor` names it).
+SESSION_ID = re.compile(r"^(\d{4}-\d{2}-\d{2})-([0-9a-f]{8})$")
 PROJECT_DIR = ".palace"  # a project's shared memory lives in <repository>/.palace/memories.md
+
+
+@dataclass(frozen=True)
+class SessionFile:
+    """A file of sessions/ that is a session's: its id, the day in its name, and which file it is."""
+
+    session_id: str
+    day: str
+    kind: str  # "archive" or "journal"
+
+
+def session_file(name: str) -> SessionFile | None:
+    """What a file name in sessions/ is, or None when it is no session's file."""
+    stem, dot, ext = name.rpartition(".")
+    kind = {"md": "archive", "jsonl": "journal"}.get(ext) if dot else None
+    match = SESSION_ID.match(stem) if kind else None
+    if match is None or kind is None or not _real_day(match.group(1)):
+        return None
+    return SessionFile(stem, match.group(1), kind)
+
+
+def _real_day(day: str) -> bool:
+    from datetime import date
+
+    try:
+        date.fromisoformat(day)
+    except ValueError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -59,3 +94,17 @@ class PalacePaths:
     @property
     def lock(self) -> Path:
         return self.home / LOCK
+
+
+def project_state(home: Path, root: Path) -> Path:
+    """Where a project memory's lock and derived data live: in the user's palace, one folder per repository
+    (its name and a hash of its resolved path), never in the repository, which is another's."""
+    import hashlib  # only for a project memory
+
+    try:
+        resolved = str(root.resolve())
+    except OSError:
+        resolved = str(root)
+    digest = hashlib.sha256(resolved.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    name = re.sub(r"[^\w.-]+", "-", root.name)[:40] or "project"
+    return home / INDEX / "projects" / f"{name}-{digest}"

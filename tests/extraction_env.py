@@ -1,4 +1,8 @@
-"""The extraction tests' shared set-up: a temp palace, an Extractor on the scripted server, journals, answers."""
+"""The extraction tests' shared set-up: a temp palace, an Extractor on a scripted endpoint, journals, answers.
+
+The endpoint is a ScriptedServer (the real openai client over loopback HTTP: the e2e tests) or a ScriptedModel (the
+same script in process, behind the ChatModel seam).
+"""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from palace.memory.store import MemoryStore
 from palace.sessions.extract import Extractor
 from palace.sessions.journal import Journal
 from palace.sessions.lifecycle import archive_orphans
+from palace.testing.scripted import ScriptedModel
 from palace.testing.server import ScriptedServer, Step
 
 NO_RETRY = {"x-should-retry": "false"}  # the openai client must not retry the scripted 500s
@@ -28,7 +33,7 @@ def answer(
 
 
 class Gate:
-    """A scripted server's responder that holds its answer back until the test opens it (nothing sleeps)."""
+    """A scripted endpoint's responder that holds its answer back until the test opens it (nothing sleeps)."""
 
     def __init__(self, step: Step) -> None:
         self.step = step
@@ -43,11 +48,16 @@ class Gate:
 
 
 class Env:
-    """One temp palace with its store, and what its extractors warned and committed."""
+    """One temp palace with its store, the scripted endpoint its extractors ask, and what they warned and committed.
 
-    def __init__(self, settings: Settings, server: ScriptedServer) -> None:
+    `server` is that endpoint: a ScriptedServer, reached through the client palace makes from the settings, or a
+    ScriptedModel, handed to each extractor as its client.
+    """
+
+    def __init__(self, settings: Settings, server: ScriptedServer | ScriptedModel) -> None:
         self.settings = settings
         self.server = server
+        self.client = server if isinstance(server, ScriptedModel) else None
         self.home = settings.home
         self.store = MemoryStore(settings.home)
         self.warnings: list[str] = []
@@ -55,6 +65,7 @@ class Env:
 
     def extractor(self, **kwargs: Any) -> Extractor:
         kwargs.setdefault("retry_delay", 0.0)
+        kwargs.setdefault("client", self.client)
         return Extractor(
             self.settings,
             self.store,
@@ -67,7 +78,7 @@ class Env:
         self, commit: Callable[[list[Path], str], object] | None = None, warn: Callable[[str], None] | None = None
     ) -> list[str]:
         """archive_orphans as the App runs it: extraction warnings are in the notices, commit trouble warns."""
-        extractor = Extractor(self.settings, self.store, commit=commit, warn=lambda _: None)
+        extractor = Extractor(self.settings, self.store, client=self.client, commit=commit, warn=lambda _: None)
         extractor.commit_warn = warn
         try:
             return archive_orphans(extractor)

@@ -47,7 +47,8 @@ def test_export_creates_the_file_with_the_wing_s_memory(run_cli: Run, project: P
     assert done.returncode == 0 and f"Created {file}" in done.stdout, done.stderr
     text = file.read_text()
     assert text.startswith("<!-- palace:begin") and text.endswith("<!-- palace:end -->\n")
-    assert "The event store uses SQLite in WAL mode" in text and "Prefers helix" in text and "Postgres" not in text
+    assert "The event store uses SQLite in WAL mode" in text and "Postgres" not in text and "other" not in text
+    assert "Prefers helix" not in text  # the shared halls are personal: only --include-personal adds them
     umask = os.umask(0)
     os.umask(umask)
     assert stat.S_IMODE(file.stat().st_mode) == 0o666 & ~umask  # a project file, not a private palace file

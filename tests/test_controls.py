@@ -123,7 +123,7 @@ def test_the_over_budget_notice_is_shown_once_per_session(settings_for: Callable
     repl.run(["first", "second"])
     assert out.getvalue().count("memory is over its 600-byte budget") == 1
     system = model.requests[0]["messages"][0]["content"]
-    assert "older entries left out to fit the 600-byte memory budget" in system
+    assert "entries left out to fit the 600-byte memory budget, the least used first, from Preferences/facts" in system
 
 
 def test_own_text_too_long_for_the_budget_is_said_exactly_and_linted(settings_for: Callable[..., Settings]) -> None:

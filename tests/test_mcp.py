@@ -24,6 +24,7 @@ import mcp_types as types
 import pytest
 from mcp import Client, StdioServerParameters
 
+from palace.model.specs import TOOL_SPECS
 from palace.testing.server import ScriptedServer, Step
 
 SAVES = 6  # per client, all in flight at once
@@ -111,7 +112,16 @@ def test_tools_resource_and_prompt_through_the_sdk_client(tmp_path: Path) -> Non
 
     anyio.run(main)
     tools = seen["tools"]
-    assert set(tools) == {"memory_save", "memory_forget", "memory_recall", "memory_show"}
+    assert set(tools) == {spec.mcp_name for spec in TOOL_SPECS if spec.mcp_name}  # every MCP tool of the table
+    for spec in TOOL_SPECS:  # with the annotations its spec declares, as the client received them
+        if spec.mcp_name:
+            hints = tools[spec.mcp_name].annotations
+            assert hints is not None and (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint) == (
+                spec.read_only,
+                spec.destructive,
+                spec.idempotent,
+            )
+    assert tools["memory_show"].annotations.read_only_hint and tools["memory_forget"].annotations.destructive_hint
     save_text = tools["memory_save"].description
     assert "Never save secrets" in save_text and "The current wing is `alpha`" in save_text
     assert tools["memory_save"].input_schema["required"] == ["path", "content"]
@@ -122,7 +132,11 @@ def test_tools_resource_and_prompt_through_the_sdk_client(tmp_path: Path) -> Non
     assert "Already remembered" in _text(seen["again"])
     failures = {name: (result.is_error, _text(result)) for name, result in seen["failures"].items()}
     assert all(is_error for is_error, _ in failures.values()), failures
-    assert all(text.startswith("Error: ") and text.endswith("Nothing was written.") for _, text in failures.values())
+    assert all(text.startswith("Error: ") for _, text in failures.values())
+    read_only = {"recall", "show"}  # a read-only tool's failure does not say that it wrote nothing
+    assert all(text.endswith("Nothing was written.") for name, (_, text) in failures.items() if name not in read_only)
+    assert all("written" not in failures[name][1] for name in read_only)
+    assert failures["forget"][1].casefold().count("nothing") == 2  # "nothing to forget", then written, once
     assert "looks like it contains a secret (OpenAI API key)" in failures["secret"][1]
     assert SECRET not in failures["secret"][1]
     assert 'unknown hall "Prefs" (did you mean "Preferences"?)' in failures["hall"][1]
@@ -308,7 +322,9 @@ def test_without_the_sdk_palace_mcp_says_what_to_install(run_cli: Run, monkeypat
         monkeypatch.setitem(sys.modules, name, None)  # as if it were not installed
     monkeypatch.delitem(sys.modules, "palace.mcp.server", raising=False)
     done = run_cli("mcp")
-    assert done.returncode == 1 and "pip install 'palace[mcp]'" in done.stderr
+    assert done.returncode == 1 and "`palace mcp` needs the MCP SDK" in done.stderr
+    assert "install 'palace[mcp]'" not in done.stderr  # PyPI's `palace` is another project
+    assert f"{sys.executable} -m pip install" in done.stderr or "pipx inject palace" in done.stderr
 
 
 def test_palace_help_does_not_import_the_sdk() -> None:

@@ -574,9 +574,9 @@ def test_render_over_budget_leaves_out_the_oldest_entries_whole(store: MemorySto
     assert rendered.size <= 1024
     assert rendered.left_out > 0
     assert "undated hand-written" not in rendered.text
-    assert rendered.text.endswith(
-        f"({rendered.left_out} older entries left out to fit the 1024-byte memory budget; MemoryRecall finds them.)"
-    )
+    note = rendered.text.splitlines()[-1]
+    assert note.startswith(f"({rendered.left_out} entries left out to fit the 1024-byte memory budget, the least used")
+    assert note.endswith("; MemoryRecall finds them.)")
     kept = [line for line in rendered.text.splitlines() if line.startswith("- [")]
     assert len(kept) == 29 - rendered.left_out
     # exactly the newest entries survive, each whole

@@ -208,22 +208,21 @@ def test_the_session_start_hook_gives_claude_code_the_project_memory(repo: Path,
     assert "acme stores orders in PostgreSQL 16" in context and "Project memory of `acme`" in context
 
 
-def test_a_hand_made_project_memory_gets_its_gitignore(repo: Path) -> None:
+def test_a_project_memory_save_writes_nothing_else_into_the_repository(repo: Path, palace_home: Path) -> None:
     from palace.memory.project import project_store
 
     _git(repo, "rm", "-q", ".palace/.gitignore")
     _git(repo, "commit", "-qm", "a project memory made by hand")
     project = find_project(repo / "src")
     assert project is not None and project.name == "acme"
-    store = project_store(project)
-    assert (repo / ".palace" / ".gitignore").read_text() == PROJECT_GITIGNORE
+    store = project_store(project, palace_home)
     store.save("Decisions/ci", "acme runs CI on every push", by="user")
-    assert _git(repo, "status", "--porcelain", "--untracked-files=all").split() == [
+    # Its lock, undo log and caches live in the user's palace: the repository sees only the memory's change.
+    assert _git(repo, "status", "--porcelain", "--untracked-files=all", "--ignored").split() == [
         "M",
         ".palace/memories.md",
-        "??",
-        ".palace/.gitignore",
     ]
+    assert (store.state / ".lock").exists() and palace_home in store.state.parents
 
 
 def test_the_palace_folder_itself_is_never_a_project(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ from palace.memory.store import MemoryStore
 from palace.recall import pool
 from palace.recall.index import RecallIndex
 from palace.recall.rank import RecallHit
-from palace.recall.schema import unpack_terms
+from palace.recall.schema import ANY_TERM, unpack_terms
 from palace.recall.sources import MAX_DOC_CHARS
 from palace.recall.text import tokenize
 
@@ -90,7 +90,7 @@ def _palace(home: Path) -> Path:
     rng = random.Random(5)
     messages = [*transcript(40_000, seed=6), *(case.text for case in (*SECRETS, *LOOKALIKES)), *AWKWARD]
     for number in range(24):
-        path = home / "sessions" / f"2026-03-{1 + number % 28:02d}-awk{number:04d}.jsonl"
+        path = home / "sessions" / f"2026-03-{1 + number % 28:02d}-{0xA0C0_0000 + number:08x}.jsonl"
         path.write_bytes(_awkward_journal(rng, messages))
     store = MemoryStore(home)
     store.save("Decisions/database", "Uses MySQL for the main database")
@@ -189,7 +189,7 @@ def _recount(dump: dict[str, object]) -> list[tuple[str, int, int]]:
     docs: Counter[str] = Counter()
     files: dict[str, set[str]] = {}
     for path, _number, _day, _kind, _text, terms in dump["docs"]:  # type: ignore[attr-defined]
-        for term in set(terms.split(" ")):
+        for term in {*terms.split(" "), ANY_TERM}:  # ANY_TERM: every document and file holding a term
             docs[term] += 1
             files.setdefault(term, set()).add(path)
     return sorted((term, count, len(files[term])) for term, count in docs.items())

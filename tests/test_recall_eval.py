@@ -45,8 +45,8 @@ def _explain(result: Score) -> str:
 def test_recall_at_1_and_at_5_stay_at_or_above_the_measured_figures(ours: dict[str, list[str]]) -> None:
     result = score(ours)
     assert result.asked == len(QUESTIONS) == QUESTION_COUNT  # the bundled questions, none dropped
-    assert result.at1 >= 40, _explain(result)  # 90.9%
-    assert result.at5 >= 43, _explain(result)  # 97.7%
+    assert result.at1 >= 41, _explain(result)  # 93.2%
+    assert result.at5 >= 44, _explain(result)  # 100%
 
 
 def test_chinese_questions_all_find_their_session_first(ours: dict[str, list[str]]) -> None:
@@ -58,8 +58,8 @@ def test_chinese_questions_all_find_their_session_first(ours: dict[str, list[str
 def test_the_default_limit_of_five_finds_as_many(eval_home: Path) -> None:
     # The model's recall tool asks for five results by default: a smaller shortlist, scored exactly.
     result = score(palace_ranking(eval_home, limit=5))
-    assert result.at1 >= 40, _explain(result)
-    assert result.at5 >= 43, _explain(result)
+    assert result.at1 >= 41, _explain(result)
+    assert result.at5 >= 44, _explain(result)
 
 
 def test_palace_beats_plain_bm25_over_whole_sessions(eval_home: Path, ours: dict[str, list[str]]) -> None:
@@ -77,9 +77,10 @@ def test_palace_beats_plain_bm25_over_whole_sessions(eval_home: Path, ours: dict
 # (format_hits at 2048 bytes of a limit-5 search) holds the marked answer of an answer turn.
 
 CONVO_QUESTIONS = {"tune": 284, "held": 115}
-CONVO_FLOORS = {  # part -> (recall@1, recall@5, answer-bearing)
-    "tune": (197, 251, 228),
-    "held": (86, 107, 91),
+CONVO_FLOORS = {  # part -> (recall@1, recall@5, answer-bearing); raised with the synonyms, the common-term and
+    # short-message discounts and the turn-level choice of what a session shows (from 197/251/228 and 86/107/91)
+    "tune": (217, 258, 251),
+    "held": (88, 110, 102),
 }
 
 
@@ -89,6 +90,8 @@ def convo_outcomes(tmp_path_factory: pytest.TempPathFactory) -> list[Outcome]:
 
 
 def _explain_convo(outcomes: list[Outcome]) -> str:
+    if outcomes and outcomes[0].convo.part == "held":  # the held-out part is measured, not looked into
+        return f"{len(outcomes)} held-out questions"
     misses = [o for o in outcomes if not o.bearing or o.rank != 1]
     return "\n".join(f"rank {o.rank or '-'} bearing {o.bearing}: {o.question.text}" for o in misses[:40])
 

@@ -60,7 +60,9 @@ def test_ask_json_reports_a_failure_with_exit_1(palace_home: Path) -> None:
     done = run_palace(["ask", "--json", "hi"], env, None)
     assert done.returncode == 1
     report = json.loads(done.stdout)
-    assert "127.0.0.1:9" in report["error"] and report["session"] is None and report["answer"] == ""
+    assert "127.0.0.1:9" in report["error"] and report["answer"] == ""
+    assert report["session"] is not None and report["archive"] is not None  # the question is kept, as failed
+    assert "(failed: no model answered)" in Path(report["archive"]).read_text()
 
 
 def test_ask_needs_something_to_ask(palace_home: Path) -> None:
@@ -141,7 +143,7 @@ def test_bash_completion_completes_commands_actions_and_options(palace_home: Pat
     script = run_palace(["completion", "bash"], env_for(palace_home), None).stdout
     assert "complete -o default -F _palace_complete palace" in script
     assert _bash_complete(script, ["palace", "me"]) == ["memory"]
-    assert _bash_complete(script, ["palace", "memory", "s"]) == ["show", "save"]
+    assert _bash_complete(script, ["palace", "memory", "s"]) == ["show", "save", "scrub"]
     assert _bash_complete(script, ["palace", "sessions", "show", "--t"]) == ["--transcript"]
     assert _bash_complete(script, ["palace", "memory", "show", "--"]) == ["--help", "--wing", "--raw", "--stats"]
     assert _bash_complete(script, ["palace", "completion", ""]) == ["bash", "zsh", "fish"]

@@ -40,7 +40,7 @@ def test_the_meter_prices_each_model_for_its_own_tokens() -> None:
 def test_usage_and_the_toolbar_show_tokens_and_cost(settings_for: Callable[..., Settings]) -> None:
     model = scripted(Step(text="Hi.", usage=(12_000, 3_000)), Step(text="Again.", usage=(20_000, 1_000)))
     repl, out = make_repl(settings_for(), model)
-    repl.run(["hello", "/model gpt-4.1", "more", "/usage", "/exit"])
+    repl.run(["hello", "/model gpt-4.1 --yes", "more", "/usage", "/exit"])  # (the endpoint does not list it)
     text = out.getvalue()
     usage = text[text.index("Tokens this session") :].splitlines()[:4]
     assert usage == [
@@ -59,7 +59,7 @@ def test_an_unknown_model_shows_tokens_and_how_to_price_it(
     (palace_home / "config.toml").write_text('[pricing."my-local"]\ninput = 0\noutput = 0\n')
     model = scripted(Step(text="Hi.", usage=(100, 50)), Step(text="Hi.", usage=(100, 50)))
     repl, out = make_repl(settings_for(model="qwen2.5"), model)
-    repl.run(["hello", "/usage", "/model my-local", "hello", "/usage"])
+    repl.run(["hello", "/usage", "/model my-local --yes", "hello", "/usage"])
     text = out.getvalue()
     assert 'Cost of qwen2.5: unknown (no price for it; add [pricing."qwen2.5"]' in text
     assert "Cost: at least $0.0000" in text and "my-local: $0.00 in / $0.00 out" in text

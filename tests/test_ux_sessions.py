@@ -20,18 +20,20 @@ def _files(home: Path, pattern: str) -> list[Path]:
     return sorted((home / "sessions").glob(pattern))
 
 
-def test_a_refused_connection_or_no_key_leaves_no_session(palace_home: Path) -> None:
+def test_a_refused_connection_or_no_key_keeps_the_session_as_failed(palace_home: Path) -> None:
     refused = env_for(palace_home, OPENAI_BASE_URL="http://127.0.0.1:9/v1", OPENAI_API_KEY="k")
     done = run_palace(["chat"], refused, "hello\nare you there?\n/exit\n")
     assert done.returncode == 0 and "Error:" in done.stderr
-    assert "Session not kept: the model never replied" in done.stdout
+    assert "Session kept as failed (no model answered; what you typed is in it): " in done.stdout
     done = run_palace(["chat"], env_for(palace_home), "hello\n/exit\n")  # no key, no endpoint
     assert done.returncode == 0 and "OPENAI_API_KEY" in done.stderr
-    done = run_palace(["chat"], env_for(palace_home), "/help\n/usage\n/exit\n")  # only slash commands
+    done = run_palace(["chat"], env_for(palace_home), "/help\n/usage\n/exit\n")  # only slash commands: nothing
     assert done.returncode == 0
-    assert _files(palace_home, "*.jsonl") == [] and _files(palace_home, "*.md") == []
-    listed = run_palace(["sessions", "list"], env_for(palace_home))
-    assert listed.stdout.strip() == "No sessions yet."
+    assert len(_files(palace_home, "*.jsonl")) == 2 and len(_files(palace_home, "*.md")) == 2
+    journals = "".join(path.read_text() for path in _files(palace_home, "*.jsonl"))
+    assert "are you there?" in journals  # what the user typed is kept
+    listed = run_palace(["sessions", "list"], env_for(palace_home)).stdout.splitlines()
+    assert len(listed) == 2 and all("(failed: no model answered)" in line for line in listed), listed
 
 
 def test_a_session_with_a_reply_or_a_memory_change_is_kept(settings_for: Callable[..., Settings]) -> None:

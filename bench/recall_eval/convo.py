@@ -57,9 +57,10 @@ class Answer:
 class Question:
     text: str
     answers: list[Answer]
-    kind: str  # "single", "temporal" (names a date), "multi" (needs two turns)
+    kind: str  # "single", "temporal" (names a date), "multi" (needs two turns); chatty.py: "inference" too
     fact: str
     typo: bool
+    paraphrase: bool = False  # words the thing differently from its evidence (chatty.py marks it)
 
 
 @dataclass

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import os
 import re
+import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from palace.recall import RecallIndex, format_hits
+from palace.recall.tuning import DEFAULT, Tuning
 from palace.sessions.importer import parse_transcript, write_sessions
 from recall_eval.convo import Conversation, Question, conversations
 
@@ -39,6 +41,12 @@ class Outcome:
     text: str  # the tool's text
     bearing: bool  # the marked answer text of some answer turn is in text
     whole: bool  # some whole answer turn is in text
+    every: bool = False  # the marked answer text of every answer turn is in text
+
+    @property
+    def size(self) -> int:
+        """The tool's text in UTF-8 bytes."""
+        return len(self.text.encode("utf-8"))
 
     @property
     def rank(self) -> int | None:
@@ -63,10 +71,10 @@ def _flat(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def ask(item: Built) -> list[Outcome]:
+def ask(item: Built, tuning: Tuning = DEFAULT) -> list[Outcome]:
     """Every question of one conversation, asked of its palace."""
     out = []
-    index = RecallIndex(item.home)
+    index = RecallIndex(item.home, tuning=tuning)
     try:
         for question in item.convo.questions:
             ranked = [h.source for h in index.search(question.text, limit=10)]
@@ -82,6 +90,7 @@ def ask(item: Built) -> list[Outcome]:
                     text,
                     any(_flat(a.key) in flat for a in question.answers),
                     any(_flat(t) in flat for t in turns),
+                    all(_flat(a.key) in flat for a in question.answers),
                 )
             )
     finally:
@@ -89,9 +98,9 @@ def ask(item: Built) -> list[Outcome]:
     return out
 
 
-def run(root: Path) -> list[Outcome]:
-    """Build every conversation's palace under root and ask all the questions."""
-    return [outcome for item in build(root) for outcome in ask(item)]
+def run(root: Path, convos: Iterable[Conversation] | None = None, tuning: Tuning = DEFAULT) -> list[Outcome]:
+    """Build every conversation's palace under root (default: convo.py's) and ask all the questions."""
+    return [outcome for item in build(root, convos) for outcome in ask(item, tuning)]
 
 
 @dataclass
@@ -102,6 +111,8 @@ class Figures:
     at10: int
     bearing: int
     whole: int
+    every: int = 0  # every answer turn's marked text shown (a multi-session question's whole answer)
+    size_p50: int = 0  # the tool's text, median bytes
 
     def rate(self, count: int) -> float:
         return count / max(self.asked, 1)
@@ -110,11 +121,14 @@ class Figures:
         r = self.rate
         return (
             f"{name:34}{self.asked:5}  {r(self.at1):6.1%}  {r(self.at5):6.1%}  {r(self.at10):6.1%}"
-            f"  {r(self.bearing):8.1%}  {r(self.whole):6.1%}"
+            f"  {r(self.bearing):8.1%}  {r(self.whole):6.1%}  {r(self.every):6.1%}  {self.size_p50:6}"
         )
 
 
-HEADER = f"{'':34}{'asked':>5}  {'R@1':>6}  {'R@5':>6}  {'R@10':>6}  {'bearing':>8}  {'whole':>6}"
+HEADER = (
+    f"{'':34}{'asked':>5}  {'R@1':>6}  {'R@5':>6}  {'R@10':>6}  {'bearing':>8}  {'whole':>6}  {'every':>6}"
+    f"  {'bytes':>6}"
+)
 
 
 def figures(outcomes: Iterable[Outcome]) -> Figures:
@@ -127,6 +141,8 @@ def figures(outcomes: Iterable[Outcome]) -> Figures:
         sum(r is not None for r in ranks),
         sum(o.bearing for o in items),
         sum(o.whole for o in items),
+        sum(o.every for o in items),
+        int(statistics.median(o.size for o in items)) if items else 0,
     )
 
 
@@ -138,8 +154,17 @@ def select(
         for o in outcomes
         if (part is None or o.convo.part == part)
         and (lang is None or o.convo.lang == lang)
-        and (kind is None or (o.question.typo if kind == "typo" else o.question.kind == kind))
+        and (kind is None or _is_kind(o.question, kind))
     ]
+
+
+def _is_kind(question: Question, kind: str) -> bool:
+    """A question's category, or "typo" / "paraphrase" for the questions so marked."""
+    if kind == "typo":
+        return question.typo
+    if kind == "paraphrase":
+        return question.paraphrase
+    return question.kind == kind
 
 
 def miss_report(outcome: Outcome) -> str:

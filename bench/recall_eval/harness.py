@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 import palace.recall as recall
 from palace.paths import MEMORIES
 from palace.recall import RecallIndex
+from palace.recall.tuning import DEFAULT, Tuning
 from recall_eval.questions import QUESTIONS
 from recall_eval.sessions import SESSIONS
 
@@ -123,9 +124,9 @@ def _session_text(home: Path, source: str) -> str:
     return "\n".join(parts)
 
 
-def palace_ranking(home: Path, limit: int = 20) -> dict[str, list[str]]:
+def palace_ranking(home: Path, limit: int = 20, tuning: Tuning = DEFAULT) -> dict[str, list[str]]:
     """palace.recall's ranking: question -> ranked sources (at most limit)."""
-    index = RecallIndex(home)
+    index = RecallIndex(home, tuning=tuning)
     try:
         index.refresh()
         return {q: [h.source for h in index.search(q, limit=limit)] for q, _key in QUESTIONS}

@@ -1,7 +1,7 @@
 """Recall evaluation: session-level recall@1 and recall@5 of palace.recall against a plain BM25 baseline,
 and the conversation evaluation: recall@1/5/10 and the answer-bearing rate of the recall tool's text.
 
-    python bench/recall_eval/run.py [--verbose] [--ablate] [--distractors N] [--misses N]
+    python bench/recall_eval/run.py [--verbose] [--ablate] [--distractors N] [--misses N] [--tune-only]
 
 1. Writes the evaluation sessions (sessions.py) as journals and archives into a temporary PALACE_HOME, asks
 every question (questions.py) and counts how often the one session holding the answer is ranked first /
@@ -12,8 +12,17 @@ The shared parts live in harness.py.
 2. Imports the 32 generated conversations (convo.py; 22 tuning, 10 held out) each into its own palace and
 asks their questions (convo_eval.py): recall@k of the sessions holding an answer turn, and how often the
 exact text of the recall tool (format_hits at 2048 bytes of a limit-5 search) holds the marked answer
-("bearing") or the whole answer turn ("whole"), per part, language and kind of question. --ablate also
-reruns it with parts switched off. tests/test_recall_eval.py guards both evaluations' figures.
+("bearing"), the whole answer turn ("whole") or every answer turn's marked text ("every"), and the median
+size of that text ("bytes"), per part, language and kind of question.
+
+3. The same for the chatty conversations (chatty.py; 26 conversations of 14-20 sessions over a year and more,
+17 tuning, 9 held out by a fixed seed), per category: single fact, multi-session, temporal, inference, and
+the questions that word things differently from their evidence (paraphrase).
+
+--ablate also reruns 2 and 3 with parts switched off (a Tuning passed in: RecallIndex(home, tuning=...)).
+--misses N shows N questions of the tuning parts whose answer the text does not bear (the held-out parts are
+measured, never looked into); --tune-only reports the tuning parts alone. tests/test_recall_eval.py and
+tests/test_recall_chatty.py guard the figures.
 """
 
 from __future__ import annotations
@@ -21,17 +30,18 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 BENCH = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent))
 
-import palace.recall.expand as expand  # noqa: E402
-import palace.recall.passages as passages  # noqa: E402
-import palace.recall.rank as rank  # noqa: E402
-import palace.recall.weights as weights  # noqa: E402
-from recall_eval import convo_eval  # noqa: E402
+from palace.recall.tuning import DEFAULT  # noqa: E402
+from recall_eval import chatty, convo_eval  # noqa: E402
+from recall_eval.convo import Conversation  # noqa: E402
 from recall_eval.harness import (  # noqa: E402
     ZH,
     Score,
@@ -44,74 +54,66 @@ from recall_eval.harness import (  # noqa: E402
 from recall_eval.questions import QUESTIONS  # noqa: E402
 from recall_eval.sessions import SESSIONS  # noqa: E402
 
-# Parts of the ranking switched off one at a time by --ablate: (name, attribute of palace.recall.rank, value).
-ABLATIONS: list[tuple[str, str, object]] = [
-    ("no summary weight", "_KIND_WEIGHT", {"summary": 1.0, "user": 1.0, "assistant": 1.0}),
-    ("best document only", "_DECAY", 0.0),
-    ("no coverage factor", "_COVERAGE_FLOOR", 1.0),
+# Parts of the ranking switched off one at a time by --ablate: (name, the Tuning changes).
+ABLATIONS: list[tuple[str, dict[str, Any]]] = [
+    ("no summary weight", {"summary_weight": 1.0, "assistant_weight": 1.0}),
+    ("best document only", {"decay": 0.0}),
+    ("no coverage factor", {"coverage_floor": 1.0}),
 ]
 
 
 def ablate(home: Path) -> list[tuple[str, Score]]:
     """palace.recall's score with each of ABLATIONS in turn."""
-    results = []
-    for name, attr, value in ABLATIONS:
-        saved = getattr(rank, attr)
-        setattr(rank, attr, value)
-        try:
-            results.append((name, score(palace_ranking(home))))
-        finally:
-            setattr(rank, attr, saved)
-    return results
+    return [(name, score(palace_ranking(home, tuning=replace(DEFAULT, **changes)))) for name, changes in ABLATIONS]
 
 
-# Parts of recall switched off one at a time for the conversation evaluation: (name, [(module, attribute, value)]).
-CONVO_ABLATIONS: list[tuple[str, list[tuple[object, str, object]]]] = [
-    ("with related words", [(weights, "USE_RELATED", True)]),
-    ("no typo correction", [(expand, "TYPO_MIN_LETTERS", 1000)]),
-    ("no date boost", [(rank, "_DATE_BOOST", 0.0), (rank, "_DAY_BOOST", 0.0)]),
-    ("no echo penalty", [(rank, "_ECHO_FLOOR", 1.0)]),
-    ("echo penalty in ranking too", [(rank, "ECHO_IN_RANK", True)]),
-    (
-        "no neighbouring turns",
-        [
-            (passages, "AFTER", 0.0),
-            (passages, "AFTER_QUESTION", 0.0),
-            (passages, "SECOND_AFTER", 0.0),
-            (passages, "BEFORE", 0.0),
-        ],
-    ),
-    ("one passage a session", [(passages, "MAX_CENTRES", 1)]),
+# Parts of recall switched off one at a time for the conversation evaluations: (name, the Tuning changes).
+CONVO_ABLATIONS: list[tuple[str, dict[str, Any]]] = [
+    ("no related words", {"related": False}),
+    ("no typo correction", {"typo_min_letters": 1000}),
+    ("no common-term discount", {"common_floor": 1.0}),
+    ("no short-message discount", {"short_power": 0.0}),
+    ("no date boost", {"date_boost": 0.0, "range_boost": 0.0, "day_boost": 0.0}),
+    ("no salience in what is shown", {"salience_weight": 0.0}),
+    ("no echo penalty", {"echo_floor": 1.0}),
+    ("no neighbouring turns", {"after": 0.0, "after_question": 0.0, "second_after": 0.0, "before": 0.0}),
+    ("one passage a session", {"max_centres": 1}),
 ]
 
 
-def convo_ablate(root: Path) -> list[tuple[str, list[convo_eval.Outcome]]]:
-    """The conversation evaluation with each of CONVO_ABLATIONS in turn (each on fresh indexes)."""
+def convo_ablate(
+    root: Path, convos: Callable[[], list[Conversation]] | None = None
+) -> list[tuple[str, list[convo_eval.Outcome]]]:
+    """A conversation evaluation (convo.py's, or convos') with each of CONVO_ABLATIONS in turn (fresh indexes)."""
     results = []
-    for number, (name, patches) in enumerate(CONVO_ABLATIONS):
-        saved = [(module, attr, getattr(module, attr)) for module, attr, _v in patches]
-        for module, attr, value in patches:
-            setattr(module, attr, value)
-        try:
-            results.append((name, convo_eval.run(root / f"ablation-{number}")))
-        finally:
-            for module, attr, value in saved:
-                setattr(module, attr, value)
+    for number, (name, changes) in enumerate(CONVO_ABLATIONS):
+        tuning = replace(DEFAULT, **changes)
+        results.append((name, convo_eval.run(root / f"ablation-{number}", convos() if convos else None, tuning)))
     return results
 
 
-def print_convo(outcomes: list[convo_eval.Outcome], ablations: list[tuple[str, list[convo_eval.Outcome]]]) -> None:
+CONVO_KINDS = ("single", "temporal", "multi", "typo")
+CHATTY_KINDS = ("single", "multi", "temporal", "inference", "paraphrase")
+
+
+def print_convo(
+    outcomes: list[convo_eval.Outcome],
+    ablations: list[tuple[str, list[convo_eval.Outcome]]],
+    title: str = "conversation eval",
+    kinds: tuple[str, ...] = CONVO_KINDS,
+    parts: tuple[str, ...] = ("tune", "held"),
+) -> None:
     convos = {o.convo.index: o.convo for o in outcomes}
     sessions = sum(len(c.sessions) for c in convos.values())
-    print(f"\nconversation eval: {len(convos)} conversations, {sessions} sessions, {len(outcomes)} questions")
+    print(f"\n{title}: {len(convos)} conversations, {sessions} sessions, {len(outcomes)} questions")
     print(convo_eval.HEADER)
-    for part in ("tune", "held"):
+    for part in parts:
         for lang in (None, "en", "zh"):
             print(convo_eval.figures(convo_eval.select(outcomes, part=part, lang=lang)).row(f"{part}, {lang or 'all'}"))
-        for kind in ("single", "temporal", "multi", "typo"):
+        for kind in kinds:
             print(convo_eval.figures(convo_eval.select(outcomes, part=part, kind=kind)).row(f"{part}, {kind}"))
     for name, result in ablations:
-        for part in ("tune", "held"):
+        for part in parts:
             print(convo_eval.figures(convo_eval.select(result, part=part)).row(f"{part}, {name}"))
 
 
@@ -137,7 +139,11 @@ def main() -> int:
         metavar="N",
         help="also hide the sessions among N synthetic ones (bench_recall's generator) and ask again with limit=5",
     )
+    parser.add_argument(
+        "--tune-only", action="store_true", help="report the tuning parts only (what a change is measured on)"
+    )
     args = parser.parse_args()
+    parts = ("tune",) if args.tune_only else ("tune", "held")
     answers()  # every question names a known session
     with tempfile.TemporaryDirectory(prefix="palace-recall-eval-") as tmp:
         home = Path(tmp)
@@ -150,7 +156,9 @@ def main() -> int:
         ablations = ablate(home) if args.ablate else []
         crowd = among_distractors(home, args.distractors) if args.distractors else None
         talks = convo_eval.run(home / "conversations")
+        chats = convo_eval.run(home / "chatty", chatty.conversations())
         talk_ablations = convo_ablate(home / "ablations") if args.ablate else []
+        chat_ablations = convo_ablate(home / "chatty-ablations", chatty.conversations) if args.ablate else []
     zh = sum(1 for q, _k in QUESTIONS if ZH.search(q))
     print(f"recall eval: {len(SESSIONS)} sessions, {len(QUESTIONS)} questions ({zh} in Chinese)")
     print(f"{'':44}recall@1  recall@5")
@@ -168,8 +176,10 @@ def main() -> int:
             misses = score(ranked).misses
             print(f"{name}: not first ({len(misses)})")
             print("\n".join(misses))
-    print_convo(talks, talk_ablations)
-    for outcome in [o for o in talks if not o.bearing][: args.misses]:
+    print_convo(talks, talk_ablations, parts=parts)
+    print_convo(chats, chat_ablations, "chatty eval", CHATTY_KINDS, parts)
+    # Misses of the tuning parts only: the held-out parts are measured, never looked into.
+    for outcome in [o for o in [*talks, *chats] if o.convo.part == "tune" and not o.bearing][: args.misses]:
         print(convo_eval.miss_report(outcome))
     return 0
 

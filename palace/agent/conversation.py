@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from palace.memory.project import Targets
     from palace.model.chat import ChatModel
     from palace.model.stream import Reply
-    from palace.model.tools import MemoryRecall, ToolBox, WorkingContextArgs
+    from palace.model.tools import MemoryRecall, ToolBox, ToolOutcome, WorkingContextArgs
     from palace.sessions.extract import Extractor
     from palace.sessions.journal import Journal
 
@@ -38,6 +38,7 @@ class TurnEvents:
     on_text: Callable[[str], None] = lambda text: None
     on_change: Callable[[ChangeResult], None] = lambda change: None
     on_tool_error: Callable[[str, str], None] = lambda tool, message: None
+    on_tool: Callable[[str, ToolOutcome], None] = lambda tool, outcome: None  # a call that changed no memory
     on_notice: Callable[[str], None] = lambda text: None
     on_waiting: Callable[[bool], None] = lambda waiting: None
 
@@ -133,6 +134,7 @@ class Conversation:
                 by="model",
                 recall=self._recall,
                 working=self._set_working,
+                limit=self.settings.entry_limit,
             )
         return self._tools
 
@@ -145,10 +147,20 @@ class Conversation:
         return self.window.snapshot.working
 
     def _set_working(self, args: WorkingContextArgs) -> str:
+        from palace.model.tools import Shown
+
         working = self.window.set_working(
             goals=args.goals, decisions=args.decisions, open_questions=args.open_questions
         )
-        return f"Working context updated: {working.counts()}."
+        given = [
+            (len(items), word)
+            for items, word in zip(
+                (args.goals, args.decisions, args.open_questions), ("goal", "decision", "open question"), strict=True
+            )
+            if items is not None
+        ]
+        told = ", ".join(f"{n} {word}{'s' * (n != 1)}" for n, word in given) or "unchanged"
+        return Shown(f"Working context updated: {working.counts()}.", f"working context: {told}")  # what was set
 
     def _record_context(self, snapshot: Snapshot) -> None:
         if self.journal is not None:
@@ -194,9 +206,10 @@ class Conversation:
             notices.append(self.rendered.warning)
         notices += self._budget_notices()
         section = load_prompt("system-memory.md", self.settings.home)
-        self.system = system_prompt(
-            template, self.rendered, self.wings, memory_section=section, project=self._project_block()
-        )
+        project = self._project_block()
+        for rendered in (self.rendered, project.rendered if project is not None else None):
+            notices += _screened_notice(rendered)
+        self.system = system_prompt(template, self.rendered, self.wings, memory_section=section, project=project)
         return notices
 
     def _project_block(self) -> ProjectBlock | None:
@@ -219,8 +232,9 @@ class Conversation:
         if rendered.left_out and "entries" not in self._budget_told:
             self._budget_told.add("entries")
             notices.append(
-                f"memory is over its {budget:,}-byte budget: {rendered.left_out} older entries are left out of "
-                "the prompt this session (MemoryRecall can still find them)"
+                f"memory is over its {budget:,}-byte budget: {rendered.left_out} entries, the least used and "
+                f"oldest, are left out of the prompt this session (from {_rooms(rendered.left_rooms)}; "
+                "MemoryRecall can still find them, MemoryRoom shows a room whole)"
             )
         if rendered.cut_lines and "text" not in self._budget_told:
             self._budget_told.add("text")
@@ -254,94 +268,105 @@ class Conversation:
         """One user message, then model calls and tool rounds until a plain reply (at most N rounds)."""
         events = events or TurnEvents()
         result = TurnResult()
-        if self._own.merged or self._project_own.merged or self.hand_edited():
-            merged = self._own.merged or self._project_own.merged
-            for notice in self.rebuild_prompt():
-                events.on_notice(notice)
-            events.on_notice(
-                "memories.md was changed by someone else while palace saved to it; this turn uses the new version"
-                if merged
-                else "memories.md was edited; this turn uses the new version"
-            )
+        self._catch_up(events)
         if self.client is None:
             result.error = str(LLMNotConfiguredError(_NOT_CONFIGURED))
             return result
         self._add({"role": "user", "content": valid_text(text)})
+        call = _Call(events)
         texts: list[str] = []
-        streaming = False  # has this model call shown text yet?
-
-        def on_text(piece: str) -> None:
-            nonlocal streaming
-            streaming = True
-            events.on_waiting(False)
-            events.on_text(piece)
-
-        def on_notice(notice: str) -> None:
-            events.on_waiting(False)  # the spinner would write over the notice
-            events.on_notice(notice)
-            events.on_waiting(not streaming)
-
-        retried = False  # one compaction and one retry after a context-length error
         while True:
-            streaming = False
+            reply = self._call_model(call, result)
+            if reply is None:
+                break
+            texts.append(reply.content)
+            if not self._take(reply, result, events):
+                break
+        result.text = "".join(texts)
+        if result.error is None and result.interrupted is None and self.extractor and self.journal:
+            self.extractor.maybe_start(self.journal)
+        return result
+
+    def _catch_up(self, events: TurnEvents) -> None:
+        """A hand edit or a merged change since the last turn: the prompt is built again, and the user told."""
+        if not (self._own.merged or self._project_own.merged or self.hand_edited()):
+            return
+        merged = self._own.merged or self._project_own.merged
+        for notice in self.rebuild_prompt():
+            events.on_notice(notice)
+        events.on_notice(
+            "memories.md was changed by someone else while palace saved to it; this turn uses the new version"
+            if merged
+            else "memories.md was edited; this turn uses the new version"
+        )
+
+    def _call_model(self, call: _Call, result: TurnResult) -> Reply | None:
+        """One model call (and, after a context-length error, one compaction and one retry); None when the
+        turn ends on an error, which result then holds."""
+        assert self.client is not None
+        events = call.events
+        while True:
+            call.streaming = False
             events.on_waiting(True)
             tools = self._schemas()  # memory off: a plain chat, no tools
             try:
-                request = self.window.prepare(self.client, self.system, self.messages, tools, on_notice)
-                reply = self.client.stream_chat(request, tools, on_text=on_text, on_notice=on_notice)
+                request = self.window.prepare(self.client, self.system, self.messages, tools, call.notice)
+                reply = self.client.stream_chat(request, tools, on_text=call.text, on_notice=call.notice)
             except LLMContextLengthError as exc:
                 events.on_waiting(False)
-                if not retried and self.window.overflowed(
-                    exc, self.client, self.system, self.messages, tools, on_notice
+                if not call.retried and self.window.overflowed(
+                    exc, self.client, self.system, self.messages, tools, call.notice
                 ):
-                    retried = True
+                    call.retried = True
                     continue
                 result.error = f"{exc} — even the last turn alone does not fit; shorten the message"
-                break
+                return None
             except LLMError as exc:
                 result.error = str(exc)
-                break
+                return None
             except Exception as exc:  # a bug below the model seam must end the turn, not the REPL
                 log.debug("the model call failed", exc_info=True)
                 result.error = f"the model call failed unexpectedly: {type(exc).__name__}: {one_line(str(exc))}"
-                break
+                return None
             finally:
                 events.on_waiting(False)
                 self._count_compaction()
             for notice in self.window.observe(reply.usage.input_tokens if reply.usage else 0):
                 events.on_notice(notice)
             self._count(reply)
-            texts.append(reply.content)
-            if reply.interrupted:
-                message = reply.to_message()
-                message.pop("tool_calls", None)  # half-received calls must not reach the history
-                message["content"] = (reply.content or "") + f"\n[reply interrupted: {reply.interrupted}]"
-                self._add(message)
-                result.interrupted = reply.interrupted
-                break
-            self._add(reply.to_message())
-            if not reply.tool_calls:
-                break
-            result.tool_rounds += 1
-            for call in reply.tool_calls:
-                outcome = self.tools.call(call.name, call.arguments)
-                if outcome.change is not None:
-                    result.changes.append(outcome.change)
-                    events.on_change(outcome.change)
-                    if self.journal is not None:
-                        self.journal.add_memory(outcome.change)
-                elif outcome.error is not None:
-                    events.on_tool_error(call.name, outcome.error)
-                self._add({"role": "tool", "tool_call_id": call.id, "content": outcome.text})
-            if result.tool_rounds >= self.settings.tool_rounds:
-                events.on_notice(
-                    f"stopped after {self.settings.tool_rounds} tool rounds in one turn; ask again to continue"
-                )
-                break
-        result.text = "".join(texts)
-        if result.error is None and result.interrupted is None and self.extractor and self.journal:
-            self.extractor.maybe_start(self.journal)
-        return result
+            return reply
+
+    def _take(self, reply: Reply, result: TurnResult, events: TurnEvents) -> bool:
+        """The reply into the history, its tool calls run; True when another model call follows."""
+        if reply.interrupted:
+            message = reply.to_message()
+            message.pop("tool_calls", None)  # half-received calls must not reach the history
+            message["content"] = (reply.content or "") + f"\n[reply interrupted: {reply.interrupted}]"
+            self._add(message)
+            result.interrupted = reply.interrupted
+            return False
+        self._add(reply.to_message())
+        if not reply.tool_calls:
+            return False
+        result.tool_rounds += 1
+        for call in reply.tool_calls:
+            outcome = self.tools.call(call.name, call.arguments)
+            if outcome.change is not None:
+                result.changes.append(outcome.change)
+                events.on_change(outcome.change)
+                if self.journal is not None:
+                    self.journal.add_memory(outcome.change)
+            elif outcome.error is not None:
+                events.on_tool_error(call.name, outcome.error)
+            else:
+                events.on_tool(call.name, outcome)
+            self._add({"role": "tool", "tool_call_id": call.id, "content": outcome.text})
+        if result.tool_rounds >= self.settings.tool_rounds:
+            events.on_notice(
+                f"stopped after {self.settings.tool_rounds} tool rounds in one turn; ask again to continue"
+            )
+            return False
+        return True
 
     def _add(self, message: dict[str, Any]) -> None:
         self.messages.append(message)
@@ -377,7 +402,38 @@ class Conversation:
             store.hooks.remove(self._project_own)
 
 
+class _Call:
+    """One turn's model calls as the user sees them: whether text is streaming yet, and the one retry."""
+
+    def __init__(self, events: TurnEvents) -> None:
+        self.events = events
+        self.streaming = False  # has this model call shown text yet?
+        self.retried = False  # one compaction and one retry after a context-length error
+
+    def text(self, piece: str) -> None:
+        self.streaming = True
+        self.events.on_waiting(False)
+        self.events.on_text(piece)
+
+    def notice(self, notice: str) -> None:
+        self.events.on_waiting(False)  # the spinner would write over the notice
+        self.events.on_notice(notice)
+        self.events.on_waiting(not self.streaming)
+
+
 _NOT_CONFIGURED = (
     "no model endpoint configured: set OPENAI_API_KEY (for OpenAI), or OPENAI_BASE_URL for a local server "
     "such as Ollama (http://localhost:11434/v1), and PALACE_MODEL to choose the model; slash commands work meanwhile"
 )
+
+
+def _rooms(rooms: list[str]) -> str:
+    shown = ", ".join(rooms[:4])
+    return shown + (f" and {len(rooms) - 4} more rooms" if len(rooms) > 4 else "") if rooms else "its rooms"
+
+
+def _screened_notice(rendered: Rendered | None) -> list[str]:
+    """The user's line for secret-looking lines left out of the prompt (the closing line names them)."""
+    if rendered is None or not rendered.screened:
+        return []
+    return [f"{rendered.screened} Nothing of it goes to the model; edit the file to remove it."]

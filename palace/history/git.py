@@ -52,6 +52,11 @@ def _git_env() -> dict[str, str]:
     return env
 
 
+def git_env() -> dict[str, str]:
+    """The environment palace runs git in (for a git process started by hand, e.g. a pipe)."""
+    return _git_env()
+
+
 def first_line(raw: bytes) -> str:
     lines = [ln.strip() for ln in raw.decode("utf-8", "replace").splitlines() if ln.strip()]
     for line in lines:

@@ -92,8 +92,9 @@ def _dated(item: Item, day: str | None) -> Item:
     if day is None or day == item.date or item.raw_date is None:
         return item
     first = item.lines[0]
-    line = Line(first.text.replace(f"[{item.raw_date}]", f"[{day}]", 1), first.eol)
-    return replace(item, lines=(line, *item.lines[1:]), date=day, raw_date=day)
+    raw = day + item.raw_date[10:] if item.raw_date == item.date or item.raw_date[10:11] == " " else day
+    line = Line(first.text.replace(f"[{item.raw_date}]", f"[{raw}]", 1), first.eol)  # an end date is kept
+    return replace(item, lines=(line, *item.lines[1:]), date=day, raw_date=raw)
 
 
 def _same(x: Item, y: Item) -> bool:

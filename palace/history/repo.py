@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from palace.history.git import GitTrouble, commit_files, has_pending_change, identity_args, is_own_repo, run_git
+from palace.memory.contained import create_inside, read_inside, replace_inside
 from palace.memory.project import PROJECT_GITIGNORE
 from palace.paths import (
     CONFIG,
@@ -101,20 +102,19 @@ exit "$status"
 
 
 def _ensure_gitignore(home: Path) -> bool:
-    """Write or complete .gitignore; True when it changed."""
-    path = home / ".gitignore"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        _write_private(path, ("\n".join(GITIGNORE_LINES) + "\n").encode(), 0o644)
+    """Write or complete .gitignore; True when it changed (a link there is replaced, never written through)."""
+    data = read_inside(home, ".gitignore")
+    if data is None:
+        replace_inside(home, ".gitignore", ("\n".join(GITIGNORE_LINES) + "\n").encode())
         return True
+    text = data.decode("utf-8", "surrogateescape")
     present = {ln.strip() for ln in text.splitlines()}
     missing = [ln for ln in GITIGNORE_LINES if not ln.startswith("#") and ln not in present]
     if not missing:
         return False
     prefix = "" if not text or text.endswith("\n") else "\n"
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(prefix + GITIGNORE_LINES[0] + "\n" + "\n".join(missing) + "\n")
+    added = prefix + GITIGNORE_LINES[0] + "\n" + "\n".join(missing) + "\n"
+    replace_inside(home, ".gitignore", data + added.encode())
     return True
 
 
@@ -148,18 +148,29 @@ def driver_command() -> str:
 
 
 def _ensure_attribute(top: Path, attribute: str) -> bool:
-    """Add the attribute line to top/.gitattributes unless it is there; True when it changed."""
-    path = top / ".gitattributes"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        text = ""
+    """Add the attribute line to top/.gitattributes unless it is there; True when it changed. A clone's file is
+    another's: a link there is refused when read and never written through."""
+    data = read_inside(top, ".gitattributes") or b""
+    text = data.decode("utf-8", "surrogateescape")
     if any(line.split() == attribute.split() for line in text.splitlines()):
         return False
     prefix = "" if not text or text.endswith("\n") else "\n"
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(f"{prefix}{attribute}\n")
+    replace_inside(top, ".gitattributes", data + f"{prefix}{attribute}\n".encode())
     return True
+
+
+def _same_setting(current: str, wanted: str) -> bool:
+    """Whether a driver setting already says what is wanted: an interpreter with two spellings (a `..`, a
+    symlinked venv) is the same interpreter, so the driver is not registered again on every sync."""
+    if current == wanted:
+        return True
+    try:
+        have, want = shlex.split(current), shlex.split(wanted)
+    except ValueError:
+        return False
+    if not have or len(have) != len(want) or have[1:] != want[1:]:
+        return False
+    return os.path.realpath(have[0]) == os.path.realpath(want[0])
 
 
 def register_merge_driver(top: Path, attribute: str = ATTRIBUTE) -> list[str]:
@@ -173,7 +184,7 @@ def register_merge_driver(top: Path, attribute: str = ATTRIBUTE) -> list[str]:
     changed = False
     for key, value in (("merge.palace.name", DRIVER_NAME), ("merge.palace.driver", driver_command())):
         current = run_git(top, "config", "--local", "--get", key, check=False).stdout
-        if current.decode("utf-8", "surrogateescape").strip() != value:
+        if not _same_setting(current.decode("utf-8", "surrogateescape").strip(), value):
             run_git(top, "config", "--local", key, value)
             changed = True
     if changed:
@@ -205,16 +216,16 @@ def init_project(cwd: Path) -> list[str]:
     top = Path(top_text)
     memories = top / PROJECT_MEMORIES
     lines = []
-    if memories.exists():
+    folder = memories.parent
+    if not folder.is_symlink():
+        folder.mkdir(exist_ok=True)
+    if read_inside(top, PROJECT_MEMORIES) is not None:
         lines.append(f"kept {memories}")
     else:
-        memories.parent.mkdir(exist_ok=True)
-        _write_private(memories, PROJECT_STARTER.encode("utf-8"), 0o644)
+        create_inside(top, PROJECT_MEMORIES, PROJECT_STARTER.encode("utf-8"))
         lines.append(f"wrote {memories} (the project's shared memory; the comment at its top explains the format)")
-    ignore = memories.parent / ".gitignore"
-    if not ignore.exists():
-        _write_private(ignore, PROJECT_GITIGNORE.encode("utf-8"), 0o644)
-        lines.append(f"wrote {ignore} (palace's derived files and its lock stay out of the repository)")
+    if create_inside(top, f"{PROJECT_DIR}/.gitignore", PROJECT_GITIGNORE.encode("utf-8")):
+        lines.append(f"wrote {folder / '.gitignore'} (palace's temporary files stay out of the repository)")
     lines += register_merge_driver(top, PROJECT_ATTRIBUTE)
     lines.append(
         f"commit it for your team: git add {PROJECT_DIR} .gitattributes && git commit -m 'palace: project memory'"

@@ -5,11 +5,17 @@ memories.md is merged by palace's merge driver (history/merge.py), session archi
 cannot be reached costs one warning: everything stays committed here and goes up at the next sync. A sync
 stopped anywhere leaves a state the next one finishes: an index.lock left by a killed git is removed, a merge
 left half done is completed, or, when conflicts are left in it, explained.
+
+What the remote brings is screened before it is merged (history/incoming.py): a link, a submodule, a folder
+where palace keeps a file, or a memories.md with conflict markers stops the sync with the palace as it was. A
+push the remote rejects (a hook, a protected branch) is an error with git's reason; "up to date" is said only
+when this palace's HEAD and the remote's branch are the same commit.
 """
 
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,17 +33,23 @@ from palace.history.git import (
     run_git,
     stale_index_lock,
 )
+from palace.history.incoming import has_markers, refusal, shown
 from palace.history.merge import merge_memories, take_notes
 from palace.history.repo import prepare_sync
+from palace.history.scrub import forget_scrubbed, scrubbed_commits
 from palace.memory.document import Document
-from palace.memory.lint import conflict_spans, lint_document
+from palace.memory.lint import lint_document
 from palace.paths import LOCK, MEMORIES, SESSIONS
 
 REMOTE = "origin"
 MERGE_MESSAGE = f"palace: sync (merge from {REMOTE})"
 ARCHIVES_MESSAGE = "palace: session archives"
 _ATTEMPTS = 3  # a push refused because the remote moved on is fetched, merged and pushed again this often
-_REFUSED = ("rejected", "fetch first", "non-fast-forward")
+_MOVED_ON = ("fetch first", "non-fast-forward")  # `git push --porcelain` reasons that a fetch and merge answer
+_REMOTE_LINES = 4  # of the remote's own lines (a hook's message), a rejection shows this many
+_REASON = re.compile(r"\((.*)\)\s*$")
+
+__all__ = ["SyncOutcome", "has_markers", "sync"]
 
 
 @dataclass
@@ -61,16 +73,42 @@ def _text(raw: bytes) -> str:
     return raw.decode("utf-8", "surrogateescape").strip()
 
 
-def has_markers(data: bytes) -> bool:
-    """Whether a file still holds conflict markers (`<<<<<<<` ... `=======` ... `>>>>>>>`)."""
-    return bool(conflict_spans(Document.parse(data).lines))
+@dataclass(frozen=True)
+class _Status:
+    """`git push --porcelain`'s line for the pushed ref: its flag (`!` rejected) and the reason git gave."""
+
+    flag: str
+    summary: str
+    reason: str
+
+
+def _push_status(stdout: bytes, dst: str) -> _Status | None:
+    """The porcelain status line of the ref pushed to dst (`<flag> TAB <src>:<dst> TAB <summary>`)."""
+    for line in stdout.decode("utf-8", "replace").splitlines():
+        fields = line.split("\t")
+        if len(fields) == 3 and len(fields[0]) == 1 and fields[1].endswith(f":{dst}"):
+            match = _REASON.search(fields[2])
+            return _Status(fields[0], fields[2], match.group(1) if match else "")
+    return None
+
+
+def _remote_lines(stderr: bytes) -> list[str]:
+    """The remote's own lines (`remote: ...`, a hook's message), made printable, at most a few."""
+    said = [shown(ln) for ln in stderr.decode("utf-8", "replace").splitlines() if ln.startswith("remote:")]
+    said = [ln for ln in said if ln != "remote:"]
+    if len(said) > _REMOTE_LINES:
+        said = [*said[: _REMOTE_LINES - 1], f"remote: ... ({len(said) - _REMOTE_LINES + 1} more line(s))"]
+    return said
 
 
 class _Sync:
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, *, force: bool = False) -> None:
         self.home = home
+        self.force = force  # replace the remote's history from before a scrub (palace memory scrub)
         self.out = SyncOutcome()
         self.changed = False  # something was committed, merged or pushed (else: "up to date")
+        self.pushed = False  # this attempt pushed: whether the remote kept it is asked of the remote itself
+        self.why = ""  # why the last attempt did not leave both sides at the same commit
 
     def git(self, *args: str, check: bool = True) -> str:
         return _text(run_git(self.home, *args, check=check).stdout)
@@ -103,12 +141,22 @@ class _Sync:
             self._fetch()
             for _ in range(_ATTEMPTS):
                 target = self._target()
+                if self._scrubbed_there(target):
+                    break
                 with self.locked(), commit_lock(self.home):
                     if not self._merge(target):
                         return self.out
-                if self._push(target):
+                if self._push(target) and self._agreed(target):
+                    if self.pushed:  # said only once the remote holds it
+                        self.out.lines.append(f"pushed to {REMOTE}/{target}")
+                        self.changed = True
                     break
-                self._fetch()
+                self._fetch()  # the remote moved on (or did not keep the push): bring it in, try again
+            else:
+                raise HistoryError(
+                    f"palace sync: {REMOTE}/{target} and this palace still differ after {_ATTEMPTS} attempts "
+                    f"({self.why}); {self._kept(target)}"
+                )
         except _Unreachable as exc:
             self.out.warnings.append(
                 f"cannot reach {REMOTE} ({exc}): your changes are committed locally and will go up at the next sync"
@@ -188,6 +236,12 @@ class _Sync:
         ref = f"refs/remotes/{REMOTE}/{target}"
         if not self.ok("rev-parse", "-q", "--verify", ref) or self.ok("merge-base", "--is-ancestor", ref, "HEAD"):
             return True
+        refused = refusal(self.home, ref)
+        if refused is not None:  # before git merge: HEAD, the index and the work tree are as they were
+            raise HistoryError(
+                f"palace sync: did not merge {REMOTE}/{target}: {refused}; your palace is unchanged (commit a "
+                f"regular file there from the clone that pushed it, then run `palace sync` again)"
+            )
         count = self.git("rev-list", "--count", f"HEAD..{ref}")
         if self.ok("merge-base", "--is-ancestor", "HEAD", ref):
             self.git("merge", "--ff-only", "-q", ref)
@@ -227,23 +281,96 @@ class _Sync:
         return self._unmerged()
 
     def _push(self, target: str) -> bool:
-        """Push what the remote lacks; False when the remote moved on meanwhile (fetch and merge again)."""
+        """Push what the remote lacks; False when it moved on meanwhile, an error when it rejects the push."""
+        # --porcelain gives one status line per ref (`!` rejected, the reason in parentheses): a hook's decline
+        # is told from "fetch first" by git's own field, never by English words; no line at all: not reached.
         ref = f"refs/remotes/{REMOTE}/{target}"
         known = self.ok("rev-parse", "-q", "--verify", ref)
+        self.pushed = False
         if known and self.git("rev-list", "--count", f"{ref}..HEAD") == "0":
             return True
-        proc = run_git(self.home, "push", "-q", REMOTE, f"HEAD:refs/heads/{target}", check=False)
-        if proc.returncode != 0:
-            detail = first_line(proc.stderr) or f"git push: exit status {proc.returncode}"
-            if any(word in proc.stderr.decode("utf-8", "replace") for word in _REFUSED):
+        self.pushed = True
+        proc = run_git(self.home, "push", "--porcelain", REMOTE, f"HEAD:refs/heads/{target}", check=False)
+        status = _push_status(proc.stdout, f"refs/heads/{target}")
+        if status is None and proc.returncode != 0:
+            raise _Unreachable(first_line(proc.stderr) or f"git push: exit status {proc.returncode}")
+        if status is not None and status.flag == "!":
+            if status.reason in _MOVED_ON:
+                self.why = f"the push was rejected: {status.reason}, {REMOTE} kept moving on"
                 return False
-            raise _Unreachable(detail)
+            reason = shown(status.reason or status.summary)
+            lines = [f"palace sync: {REMOTE} rejected the push to {target} ({reason})"]
+            lines += [f"  {line}" for line in _remote_lines(proc.stderr)]
+            lines.append(f"  {self._kept(target)}")
+            raise HistoryError("\n".join(lines))
         branch = self.git("symbolic-ref", "-q", "--short", "HEAD")
         if not self.git("config", "--get", f"branch.{branch}.merge", check=False):
             self.git("branch", "-q", f"--set-upstream-to={REMOTE}/{target}")
-        self.out.lines.append(f"pushed to {REMOTE}/{target}")
+        return True
+
+    def _scrubbed_there(self, target: str) -> bool:
+        """The remote still holds commits a scrub replaced: merging them would bring the secret back. An error,
+        or with --force a forced push of this history over them (True: done)."""
+        replaced = scrubbed_commits(self.home)
+        ref = f"refs/remotes/{REMOTE}/{target}"
+        if not replaced or not self.ok("rev-parse", "-q", "--verify", ref):
+            return False
+        held = replaced & set(self.git("rev-list", ref).split())
+        if not held:
+            forget_scrubbed(self.home)  # the remote never had them, or no longer has
+            return False
+        if not self.force:
+            self._drop_fetched(ref)
+            raise HistoryError(
+                f"palace sync: {REMOTE}/{target} still holds {len(held)} commit(s) from before `palace memory scrub`; "
+                "merging them would bring the scrubbed text back, so nothing was merged or pushed. `palace sync "
+                f"--force` replaces {REMOTE}/{target} with this palace's history (clones made from {REMOTE} keep "
+                "their own copies: scrub there too)"
+            )
+        there = self.git("rev-parse", ref)
+        lease = f"--force-with-lease=refs/heads/{target}:{there}"
+        proc = run_git(self.home, "push", "--porcelain", lease, REMOTE, f"HEAD:refs/heads/{target}", check=False)
+        if proc.returncode != 0:
+            detail = first_line(proc.stderr) or first_line(proc.stdout) or f"exit status {proc.returncode}"
+            raise HistoryError(f"palace sync: the forced push to {REMOTE}/{target} failed: {detail}")
+        self._fetch()
+        forget_scrubbed(self.home)
+        run_git(self.home, "reflog", "expire", "--expire=now", "--all", check=False)
+        run_git(self.home, "gc", "--prune=now", "--quiet", check=False)  # the fetched old objects go too
+        self.out.lines.append(f"replaced {REMOTE}/{target}'s history with this palace's, scrubbed (a forced push)")
         self.changed = True
         return True
+
+    def _drop_fetched(self, ref: str) -> None:
+        """The remote's old commits just fetched are not kept here either: the scrub's promise holds locally."""
+        run_git(self.home, "update-ref", "-d", ref, check=False)
+        run_git(self.home, "reflog", "expire", "--expire=now", "--all", check=False)
+        run_git(self.home, "gc", "--prune=now", "--quiet", check=False)
+
+    def _kept(self, target: str) -> str:
+        """What becomes of the commits the remote did not take."""
+        ref = f"refs/remotes/{REMOTE}/{target}"
+        span = f"{ref}..HEAD" if self.ok("rev-parse", "-q", "--verify", ref) else "HEAD"
+        count = self.git("rev-list", "--count", span, check=False) or "?"
+        return (
+            f"your {count} local commit(s) are kept here and go up at a later `palace sync`, once {REMOTE} accepts them"
+        )
+
+    def _agreed(self, target: str) -> bool:
+        """HEAD and the remote's branch are the same commit (after a push, as `git ls-remote` says)."""
+        # A remote may accept a push and not keep it (a hook that moves the branch back): only it can tell.
+        head = self.git("rev-parse", "HEAD")
+        there = self.git("rev-parse", "-q", "--verify", f"refs/remotes/{REMOTE}/{target}", check=False)
+        if self.pushed:
+            proc = run_git(self.home, "ls-remote", REMOTE, f"refs/heads/{target}", check=False)
+            if proc.returncode != 0:
+                raise _Unreachable(first_line(proc.stderr) or f"git ls-remote: exit status {proc.returncode}")
+            there = (_text(proc.stdout).split() or [""])[0]
+        if there == head:
+            return True
+        where = f"is at {there[:12]}" if there else "does not exist"
+        self.why = f"{REMOTE}/{target} {where}, this palace at {head[:12]}"
+        return False
 
     def _explain(self, unmerged: list[str]) -> None:
         """The conflicts left, with lint's words for those in memories.md."""
@@ -267,13 +394,20 @@ def _read(path: Path) -> bytes:
         return b""
 
 
-def sync(home: Path, remote: str | None = None) -> SyncOutcome:
-    """`palace sync [--remote URL]`: share the palace through git's remote `origin`."""
+def sync(home: Path, remote: str | None = None, *, force: bool = False) -> SyncOutcome:
+    """`palace sync [--remote URL] [--force]`: share the palace through git's remote `origin`."""
     home = Path(home)
     try:
         if not is_own_repo(home):
             raise HistoryError(f"{home} has no git history yet: run `palace init --git` first, then `palace sync`")
-        return _Sync(home).run(remote)
+        runner = _Sync(home, force=force)
+        try:
+            return runner.run(remote)
+        except HistoryError as exc:
+            if not runner.out.lines:
+                raise
+            done = "; ".join(runner.out.lines)  # the steps done before the error stay done: the user hears of them
+            raise HistoryError(f"{exc}\n  before that, this sync: {done}") from exc
     except GitTrouble as exc:
         raise HistoryError(f"palace sync: {exc}") from exc
     except OSError as exc:

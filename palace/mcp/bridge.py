@@ -1,10 +1,13 @@
 """The AGENTS.md / CLAUDE.md bridge, for agents that read only those files.
 
-`palace export agents-md` writes a wing's memory into a marked block of the file (created when missing),
-regenerated on every export; every byte outside the block stays as it was. A file whose markers are broken
+`palace export agents-md` writes the repository's wing and its project memory into a marked block of the file
+(created when missing), regenerated on every export; every byte outside the block stays as it was. The file is
+usually committed, so nothing personal goes in unless asked (`--include-personal`: the shared halls), and no
+other wing ever does. A file whose markers are broken
 (one without the other, two blocks, the end first) is refused, not guessed at. `palace import FILE` reads the
 bullet facts of an existing CLAUDE.md, AGENTS.md or .cursorrules and proposes them for review: each heading is
-mapped to a hall and a room, secrets and what does not fit an entry are skipped, the palace block is ignored.
+mapped to a hall and a room, secrets and what does not fit an entry are skipped, the palace block is ignored,
+and a bullet that reads as an instruction to the model is proposed with a flag (`review accept all` skips it).
 """
 
 from __future__ import annotations
@@ -18,10 +21,13 @@ from pathlib import Path
 
 from palace.app import App
 from palace.errors import PalaceError, SecretError
-from palace.mcp.memory import MEMORY_OFF
+from palace.mcp.memory import MEMORY_OFF, project_memory
+from palace.memory.contained import folder_of, read_untrusted
+from palace.memory.document import Document, Kind
 from palace.memory.files import fsync_dir, read_regular, target_of, temp_copy
-from palace.memory.halls import Hall, parse_hall, room_slug
+from palace.memory.halls import Hall, parse_hall, room_slug, wing_key
 from palace.memory.ops import check_path_secret, validate_content
+from palace.memory.render import render_document, wing_keys
 from palace.memory.review import Proposal, ReviewQueue
 from palace.model.prompts import names
 from palace.sessions.extract import Candidate, route
@@ -100,11 +106,53 @@ def find_block(lines: Sequence[str], name: str) -> Markers:
 # ---------------------------------------------------------------------- export
 
 
-def block_text(app: App, wings: Sequence[str], newline: str = "\n") -> str:
-    scope = f" This block holds the wing(s) {names(wings)} and the facts true everywhere." if wings else ""
-    body = app.store.render(list(wings), app.settings.memory_budget).text.strip("\n") or "(no memories yet)"
-    lines = [BEGIN_LINE, "", INTRO + scope, "", *body.splitlines(), "", END_LINE]
-    return newline.join(lines) + newline
+PERSONAL = (
+    "{file} is usually committed: --include-personal put your shared halls (what holds in every project: "
+    "preferences, habits) in it for everyone with the repository to read; check it before you commit"
+)
+
+
+def exported_memory(app: App, wings: Sequence[str], *, personal: bool = False) -> str:
+    """What of memories.md goes into a file a team commits: the wings' sections (no other wing's, not even its
+    name) and with `personal` the shared halls; the user's notes outside any hall never. Rendered as the prompt
+    is: comments and lines that look like secrets left out, within the memory budget."""
+    doc = app.store.document()
+    keys = wing_keys(wings)
+    kept = bytearray(len(doc.lines))
+    for section in doc.sections:
+        wing = section.kind == Kind.WING and section.wing is not None and wing_key(section.wing) in keys
+        if wing or (personal and section.kind == Kind.HALL):
+            kept[section.heading.line : section.end] = b"\x01" * (section.end - section.heading.line)
+    lines = [line if kept[n] else "" for n, line in enumerate(doc.lines)]  # numbered as in memories.md
+    chosen = Document.parse("\n".join(lines).encode("utf-8", "surrogateescape"))
+    today = app.store.today().isoformat()
+    text = render_document(chosen, list(wings), app.settings.memory_budget, today=today).text
+    return re.sub(r"\n{3,}", "\n\n", text).strip("\n")  # where the rest was, one blank line
+
+
+def _scope(wings: Sequence[str], project: str | None, personal: bool) -> str:
+    """What the block holds, in words: `wing `acme`, the project memory of `acme` and your shared halls`."""
+    parts = [f"wing {names(wings)}"] if wings else []
+    parts += [f"the project memory of `{project}`"] if project else []
+    parts += ["your shared halls"] if personal else []
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1] if parts else "nothing"
+
+
+def block_text(app: App, wings: Sequence[str], newline: str = "\n", *, personal: bool = False) -> str:
+    """The palace block: the wings' memory (with `personal`, the shared halls too), then the project memory of
+    the repository the app works in."""
+    project = project_memory(app)
+    name = project.name if project is not None else None
+    held = f" This block holds {_scope(wings, name, personal)}."
+    body = exported_memory(app, wings, personal=personal)
+    lines = [BEGIN_LINE, "", INTRO + held, ""]
+    if body or project is None:
+        lines += [*(body or "(no memories yet)").splitlines(), ""]
+    if project is not None:
+        shared = project.rendered.text.strip("\n") or "(nothing yet)"
+        lines += [f"Project memory of `{project.name}` (.palace/memories.md, shared in this repository):", ""]
+        lines += [*shared.splitlines(), ""]
+    return newline.join([*lines, END_LINE]) + newline
 
 
 def with_block(data: bytes, block: str, name: str) -> bytes:
@@ -143,25 +191,34 @@ def write_file(file: Path, data: bytes) -> None:
     fsync_dir(target.parent)
 
 
-def export_agents_md(app: App, file: Path, wings: Sequence[str]) -> str:
-    """Write the wing's memory into file's palace block; the line to show."""
+def export_agents_md(app: App, file: Path, wings: Sequence[str], *, personal: bool = False) -> str:
+    """Write the wings' memory and the repository's project memory (with `personal`, the shared halls too) into
+    file's palace block; the line to show."""
     if not app.settings.memory_enabled:
         raise PalaceError(f"{MEMORY_OFF}; nothing exported")
+    app.work_in(file.absolute().parent)  # the project memory of the file's repository
+    project = project_memory(app)
+    if not wings and project is None and not personal:
+        raise PalaceError(
+            f"{file.absolute().parent} is in no git repository, so no wing is its own: name one with --wing W "
+            "(--include-personal adds your shared halls); nothing exported"
+        )
     try:
         old = read_regular(file)
     except PalaceError as exc:
         raise PalaceError(f"cannot export into {file}: {exc}") from exc
     data = old or b""
     newline = "\r\n" if b"\r\n" in data else "\n"
-    new = with_block(data, block_text(app, wings, newline), file.name)
+    new = with_block(data, block_text(app, wings, newline, personal=personal), file.name)
     if new == old:
         return f"{file} is up to date"
     try:
         write_file(file, new)
     except OSError as exc:
         raise PalaceError(f"cannot write {file}: {exc.strerror or exc} (nothing written)") from exc
-    scope = f"wing {names(wings)}" if wings else "the shared halls"
-    return f"{'Updated' if old is not None else 'Created'} {file}: the memory of {scope} in its palace block"
+    scope = _scope(wings, project.name if project is not None else None, personal)
+    left = "" if personal else " (not your shared halls: --include-personal adds them)"
+    return f"{'Updated' if old is not None else 'Created'} {file}: {scope} in its palace block{left}"
 
 
 # ---------------------------------------------------------------------- import
@@ -217,10 +274,12 @@ def place(headings: Sequence[str]) -> tuple[Hall, str]:
 
 
 def propose_from_file(app: App, file: Path, wing: str | None) -> list[str]:
-    """Propose a file's bullet facts for review; the lines to show (one per proposal, then a summary)."""
-    data = read_regular(file)
-    if data is None:
-        raise PalaceError(f"{file} does not exist")
+    """Propose a file's bullet facts for review; the lines to show (one per proposal, then a summary).
+
+    The file is someone else's (a cloned repository's CLAUDE.md): it must be a regular file, no link, within
+    `import.max_bytes`. Every step is one pass over the bullets: review.md and memories.md are read once and
+    looked up by key, and the proposals go into review.md in one write."""
+    data = read_untrusted(file, max_bytes=app.settings.import_max_bytes, within=folder_of(file))
     candidates: list[Candidate] = []
     skipped: dict[str, int] = {}
     for headings, said in bullets(data.decode("utf-8", "replace")):
@@ -239,15 +298,19 @@ def propose_from_file(app: App, file: Path, wing: str | None) -> list[str]:
     session = "import-" + re.sub(r"[^\w.-]+", "-", file.name)
     queue = ReviewQueue(app.settings.home)
     doc = app.store.document()
-    fresh = [c for c in _unique(candidates) if doc.equal_entry(None, c.content) is None]  # not true everywhere yet
-    known = len(_unique(candidates)) - len(fresh)
+    unique = _unique(candidates)
+    fresh = [c for c in unique if doc.equal_entry(None, c.content) is None]  # not true everywhere yet
+    known = len(unique) - len(fresh)
     plan = route(fresh, app.store, queue, session, "none")  # what it would save are confirmations: not written
+    if plan.secrets:
+        skipped["a secret"] = skipped.get("a secret", 0) + plan.secrets
+    proposed: list[Proposal] = []
     if plan.propose:
         with app.store.lock():
-            queue.propose(plan.propose, app.store.today().isoformat())
-        app.history.commit_paths([queue.file], f"memory: {len(plan.propose)} proposed for review from {file.name}")
-    waiting = len(fresh) - len(plan.propose) - len(plan.save)
-    return _report(file, plan.propose, known + len(plan.save), waiting, skipped)
+            proposed = queue.propose(plan.propose, app.store.today().isoformat())
+        app.history.commit_paths([queue.file], f"memory: {len(proposed)} proposed for review from {file.name}")
+    waiting = len(fresh) - len(plan.propose) - len(plan.save) - plan.secrets
+    return _report(file, proposed, known + len(plan.save), waiting, skipped)
 
 
 def _unique(candidates: list[Candidate]) -> list[Candidate]:
@@ -262,12 +325,18 @@ def _unique(candidates: list[Candidate]) -> list[Candidate]:
 
 
 def _report(file: Path, proposed: list[Proposal], remembered: int, waiting: int, skipped: dict[str, int]) -> list[str]:
-    lines = [f"? {p.path}: {p.content}" for p in proposed]
+    lines = [f"? {p.path}: {p.content}" + (f"  {p.flag}" if p.flag else "") for p in proposed]
+    flagged = sum(1 for p in proposed if p.flag)
     notes = [f"{remembered} already remembered"] if remembered else []
     notes += [f"{waiting} already waiting or rejected before"] if waiting > 0 else []
     notes += [f"{count} skipped as {why}" for why, count in skipped.items()]
     extra = f" ({'; '.join(notes)})" if notes else ""
     lines.append(f"{len(proposed)} proposed for review from {file.name}{extra}.")
+    if flagged:
+        lines.append(
+            f"{flagged} of them {'reads' if flagged == 1 else 'read'} as an instruction to the model (⚠): "
+            "`review accept all` skips those; accept one only by its number, after reading it."
+        )
     if proposed:
         lines.append("Run `palace memory review` to accept, edit or reject them.")
     return lines

@@ -19,6 +19,9 @@ from palace.memory.keys import normalise, words_of
 ITEM_RE = re.compile(r"^(?P<indent> {0,3})(?P<bullet>[-*+])(?P<gap>[ \t]+|$)(?P<rest>.*)$")
 _DATE_RE = re.compile(r"^\[(?P<date>[^\]\s]{1,24})\][ \t]*")
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# `[2026-12-01 → 2027-03-31]`: saved or confirmed on the first day, true until the second (`->` reads too).
+_SPAN_RE = re.compile(r"^\[(\d{4}-\d{2}-\d{2}) (?:→|->) (\d{4}-\d{2}-\d{2})\][ \t]*")
+UNTIL_MARK = " → "  # how palace writes the span between the two dates
 _SURROGATE = re.compile("[\ud800-\udfff]")  # a byte that is not UTF-8, decoded with surrogateescape
 
 
@@ -41,6 +44,7 @@ class Entry:
     raw_date: str | None  # whatever stood in the leading brackets, valid or not
     content: str
     path: MemoryPath | None  # None when the item is not inside a room
+    until: str | None = None  # the last day it holds (`[2026-12-01 → 2027-03-31]`), or None: no end
 
     @property
     def sort_date(self) -> str:
@@ -191,6 +195,12 @@ def _dated(lines: list[str], start: int, end: int, bullet: str, rest: str) -> En
     if rest[:1] == "[" and rest[11:12] == "]" and _iso_day(rest[1:11]):  # `[YYYY-MM-DD] `, as palace writes
         raw_date = found_date = rest[1:11]
         rest = rest[12:]
+    until = None
+    span = _SPAN_RE.match(rest) if not found_date and rest[:1] == "[" else None
+    if span is not None and _iso_day(span[1]) and _iso_day(span[2]):
+        found_date, until = span[1], span[2]
+        raw_date = rest[1 : rest.index("]")]
+        rest = rest[span.end() :]
     dated = None if found_date else _DATE_RE.match(rest)
     if dated and dated["date"].lower() not in {"x", " "}:
         raw_date = dated["date"]
@@ -202,7 +212,7 @@ def _dated(lines: list[str], start: int, end: int, bullet: str, rest: str) -> En
     else:
         pieces = [rest.strip()] + [lines[i].strip() for i in range(start + 1, end)]
         content = " ".join(piece for piece in pieces if piece)
-    return Entry(start, end, bullet, found_date, raw_date, content, None)
+    return Entry(start, end, bullet, found_date, raw_date, content, None, until)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -217,6 +227,11 @@ def _iso_day(text: str) -> bool:
     return True
 
 
-def entry_line(content: str, day: str) -> str:
+def date_mark(day: str, until: str | None = None) -> str:
+    """`[2026-12-01]`, or with an end `[2026-12-01 → 2027-03-31]`."""
+    return f"[{day}{UNTIL_MARK}{until}]" if until else f"[{day}]"
+
+
+def entry_line(content: str, day: str, until: str | None = None) -> str:
     """The line palace writes for an entry."""
-    return f"- [{day}] {content}"
+    return f"- {date_mark(day, until)} {content}"

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from itertools import accumulate
 
-from palace.memory.blocks import Block, Entry, Heading, Scan, entry_line, scan
+from palace.memory.blocks import Block, Entry, Heading, Scan, date_mark, entry_line, scan
 from palace.memory.halls import Hall, MemoryPath, wing_key
 from palace.memory.keys import normalise, words_of
 from palace.memory.lines import (
@@ -58,6 +58,7 @@ __all__ = [
     "SectionSig",
     "common_prefix",
     "common_suffix",
+    "date_mark",
     "entry_line",
     "normalise",
     "words_of",

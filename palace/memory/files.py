@@ -161,6 +161,19 @@ def close_later(fd: int) -> None:
     _closer.close(fd)
 
 
+def close_fd(fd: int | None) -> None:
+    if fd is not None:
+        os.close(fd)
+
+
+def inode_of(file: Path) -> int | None:
+    """The inode file names now (None when it names none)."""
+    try:
+        return file.stat().st_ino
+    except OSError:
+        return None
+
+
 def fsync_dir(folder: Path) -> None:
     dir_fd = os.open(folder, os.O_RDONLY)
     try:

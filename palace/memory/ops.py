@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Literal
 
 from palace.errors import ContentError, EntryNotFoundError, SecretError, StoreError
-from palace.memory.document import Document, Entry, Kind, Section, SectionSig, entry_line
+from palace.memory.document import Document, Entry, Kind, Section, SectionSig, date_mark, entry_line
 from palace.memory.halls import BROKEN_CHARACTER, Hall, MemoryPath, has_broken_character, odd_character
 from palace.memory.keys import normalise as normalise  # the comparison key, part of this module's API
 from palace.memory.keys import words_of
@@ -31,6 +32,8 @@ class ChangeResult:
     by: str = "user"
     old_date: str | None = None  # the date of the entry a forget or a replace removed
     note: str = ""  # where the change was made, when not in the user's own memories.md
+    secret: bool = False  # the entry removed was a secret (said by the user, or it looks like one): never echoed
+    until: str | None = None  # the last day the entry holds, when it has one
 
     @property
     def changed(self) -> bool:
@@ -46,9 +49,14 @@ class ChangeResult:
         elif self.action == "unchanged":
             text = f"Already remembered in {where}, confirmed today: {self.content}"
         elif self.action == "replaced":
-            text = f"Replaced in {self.path}: {self.replaced} -> {self.content}"
+            old = "[secret removed]" if self.replaced and find_secret(self.replaced) else self.replaced
+            text = f"Replaced in {self.path}: {old} -> {self.content}"
+        elif self.secret:
+            text = f"Forgot from {self.path}: [secret removed] (superseded.md keeps only that)"
         else:
             text = f"Forgot from {self.path}: {self.content}"
+        if self.until and self.action in ("saved", "refreshed", "replaced"):
+            text += f" (until {self.until})"
         if self.similar:
             text += "; similar entries exist: " + " | ".join(self.similar) + " (use `replaces` to update one)"
         return f"{text} ({self.note})" if self.note else text
@@ -132,15 +140,17 @@ def similar_entries(entries: list[Entry], content: str, limit: int = 3) -> list[
     return [text for _, text in scored[:limit]]
 
 
-def _dated_line(doc: Document, entry: Entry, day: str) -> str:
-    """The entry's first line with its date set to day, everything else kept as written."""
+def _dated_line(doc: Document, entry: Entry, day: str, until: str | None = None) -> str:
+    """The entry's first line with its date set to day (and its end kept, or set to `until`), everything else
+    kept as written."""
     line = doc.lines[entry.start]
     head, sep, rest = line.partition(entry.bullet)
     body = rest.lstrip(" \t")
     gap = rest[: len(rest) - len(body)] or " "
     if entry.raw_date is not None:
         body = re.sub(r"^\[[^\]]*\][ \t]*", "", body, count=1)
-    return f"{head}{sep}{gap}[{day}] {body}".rstrip() if body else f"{head}{sep}{gap}[{day}]"
+    mark = date_mark(day, until or entry.until)
+    return f"{head}{sep}{gap}{mark} {body}".rstrip() if body else f"{head}{sep}{gap}{mark}"
 
 
 # ---------------------------------------------------------------------- checked edits
@@ -212,8 +222,9 @@ def _blocked(doc: Document, at: int, path: MemoryPath) -> StoreError:
     return StoreError(f"cannot write to {path}: no place in memories.md keeps its structure intact (nothing written)")
 
 
-def _refresh(doc: Document, entry: Entry, day: str) -> bytes:
-    data = _checked(doc, entry.start, entry.start + 1, [_dated_line(doc, entry, day)], [], [_entry_sig(entry)])
+def _refresh(doc: Document, entry: Entry, day: str, until: str | None = None) -> bytes:
+    line = _dated_line(doc, entry, day, until)
+    data = _checked(doc, entry.start, entry.start + 1, [line], [], [_entry_sig(entry)])
     if data is None:
         raise _blocked(doc, entry.start, entry.path or MemoryPath(None, Hall.PREFERENCES, "?"))
     return data
@@ -228,25 +239,43 @@ def save(
     replaces: str | None = None,
     limit: int = 200,
     by: str = "user",
+    until: str | None = None,
 ) -> tuple[bytes | None, ChangeResult]:
-    """Apply save (or save-with-replaces) to doc; bytes are None when nothing needs writing."""
+    """Apply save (or save-with-replaces) to doc; bytes are None when nothing needs writing. `until`: the
+    last day the fact holds (YYYY-MM-DD, checked by check_until)."""
     text = validate_content(content, limit)
     check_path_secret(path)
+    if until is not None:
+        check_until(until, day)
     if replaces is not None:
-        return _replace(doc, path, text, replaces, day, by)
+        return _replace(doc, path, text, replaces, day, by, until)
     entry = doc.equal_entry(path.wing, text)
     if entry is not None:
         where = entry.path if entry.path != path else None
-        if entry.date == day:
+        if entry.date == day and (until is None or until == entry.until):
             return None, ChangeResult("unchanged", path, entry.content, where=where, by=by)
-        return _refresh(doc, entry, day), ChangeResult("refreshed", path, entry.content, where=where, by=by)
+        result = ChangeResult("refreshed", path, entry.content, where=where, by=by, until=until or entry.until)
+        return _refresh(doc, entry, day, until), result
     # Only the room's own entries: `replaces` works within a room, so that is where a near-duplicate is actionable.
     similar = similar_entries(doc.room_entries(path), text)
-    return insert(doc, path, text, day), ChangeResult("saved", path, text, similar=similar, by=by)
+    data = insert(doc, path, text, day, until)
+    return data, ChangeResult("saved", path, text, similar=similar, by=by, until=until)
+
+
+def check_until(until: str, day: str) -> None:
+    """An end date must be a real day, today or later."""
+    try:
+        end = date.fromisoformat(until)
+    except ValueError:
+        raise ContentError(f'"until" must be a date written YYYY-MM-DD, not "{until}"') from None
+    if end.isoformat() != until:
+        raise ContentError(f'"until" must be a date written YYYY-MM-DD, not "{until}"')
+    if until < day:
+        raise ContentError(f"until {until} is in the past: a fact that no longer holds is not saved")
 
 
 def _replace(
-    doc: Document, path: MemoryPath, text: str, replaces: str, day: str, by: str
+    doc: Document, path: MemoryPath, text: str, replaces: str, day: str, by: str, until: str | None = None
 ) -> tuple[bytes | None, ChangeResult]:
     old_key = normalise(re.sub(r"^\s*\[\d{4}-\d{2}-\d{2}\]\s*", "", replaces))
     room = doc.room_entries(path)
@@ -254,19 +283,29 @@ def _replace(
         if normalise(entry.content) == old_key:
             first = doc.lines[entry.start]
             indent = first[: len(first) - len(first.lstrip())]
-            line = f"{indent}{entry.bullet} [{day}] {text}"
+            line = f"{indent}{entry.bullet} {date_mark(day, until)} {text}"
             new = _checked(doc, entry.start, entry.end, [line], [], [_path_entry_sig(path, text)])
             if new is None:
                 raise _blocked(doc, entry.start, path)
-            return new, ChangeResult("replaced", path, text, replaced=entry.content, by=by, old_date=entry.date)
+            return new, ChangeResult(
+                "replaced", path, text, replaced=entry.content, by=by, old_date=entry.date, until=until
+            )
     raise EntryNotFoundError(_missing(path, replaces, room, "replace"))
+
+
+_COPIED_DATE = re.compile(r"^\[\d{4}-\d{2}-\d{2}(?:[^\]\n]*)\][ \t]*")  # `[2026-12-01]`, `[... → 2027-03-31]`
+
+
+def _copied_entry(content: str) -> str:
+    """An entry's text as typed to forget it: a line copied whole (`- [2026-12-01] Uses helix`) is its text."""
+    return _COPIED_DATE.sub("", _LEADING_BULLET.sub("", content.strip()), count=1)
 
 
 def forget(doc: Document, path: MemoryPath, content: str, *, by: str = "user") -> tuple[bytes, ChangeResult]:
     """Remove the entry matching content from the room, and the room heading if nothing is left under it."""
     if not isinstance(content, str) or not content.strip():
         raise ContentError("say which entry to forget: its content is empty")
-    key = normalise(re.sub(r"^\s*\[\d{4}-\d{2}-\d{2}\]\s*", "", content))
+    key = normalise(_copied_entry(content))
     room = doc.room_entries(path)
     for entry in room:
         if normalise(entry.content) == key:
@@ -282,7 +321,10 @@ def forget(doc: Document, path: MemoryPath, content: str, *, by: str = "user") -
             for start in starts:
                 data = _checked(doc, start, entry.end, [], [], [])
                 if data is not None:
-                    return data, ChangeResult("forgotten", path, entry.content, by=by, old_date=entry.date)
+                    secret = find_secret(entry.content) is not None
+                    return data, ChangeResult(
+                        "forgotten", path, entry.content, by=by, old_date=entry.date, secret=secret
+                    )
             raise _blocked(doc, entry.start, path)
     raise EntryNotFoundError(_missing(path, content, room, "forget"))
 
@@ -304,12 +346,12 @@ def _missing(path: MemoryPath, content: str, room: list[Entry], verb: str) -> st
     return f'nothing to {verb}: no entry "{content.strip()}" in {path} (nothing written). Its entries: {listing}{more}'
 
 
-def insert(doc: Document, path: MemoryPath, text: str, day: str) -> bytes:
+def insert(doc: Document, path: MemoryPath, text: str, day: str, until: str | None = None) -> bytes:
     """Bytes with the entry placed after the room's last entry, creating room/hall/wing headings as needed.
 
     Each placement is tried in order of preference and the first whose result parses as intended wins.
     """
-    line = entry_line(text, day)
+    line = entry_line(text, day, until)
     room_level = 4 if path.wing else 3
     wing = path.wing or ""
     room_sig: SectionSig = (Kind.ROOM, room_level, path.wing_key, path.hall, path.room)
@@ -399,6 +441,11 @@ def clear(doc: Document, *, everything: bool = False) -> tuple[bytes, Cleared]:
     entries = [e for e in doc.entries if e.path is not None]
     if everything:
         return doc.splice(0, len(doc.lines), []), Cleared(entries, True)
+    return without_entries(doc, entries), Cleared(entries, False)
+
+
+def without_entries(doc: Document, entries: list[Entry]) -> bytes:
+    """The text without these entries and without the room headings they leave empty (the user's text stays)."""
     drop: set[int] = set()
     for entry in entries:
         drop.update(range(entry.start, entry.end))
@@ -409,4 +456,18 @@ def clear(doc: Document, *, everything: bool = False) -> tuple[bytes, Cleared]:
             if section.heading.line > 0 and not doc.lines[section.heading.line - 1].strip():
                 drop.add(section.heading.line - 1)
     kept = [line for n, line in enumerate(doc.lines) if n not in drop]
-    return doc.splice(0, len(doc.lines), kept), Cleared(entries, False)
+    return doc.splice(0, len(doc.lines), kept)
+
+
+def room_text(doc: Document, path: MemoryPath, today: str) -> tuple[str, list[Entry]]:
+    """One room whole, as MemoryRoom shows it (entries past their end marked), and its entries."""
+    entries = doc.room_entries(path)
+    if not entries:
+        rooms = sorted({str(e.path) for e in doc.entries if e.path is not None and e.path.hall == path.hall})
+        known = f"; rooms of {path.hall.value} with entries: {', '.join(rooms[:30])}" if rooms else ""
+        raise EntryNotFoundError(f"room {path} has no entries{known}")
+    lines = [f"Room {path} ({len(entries)} entr{'y' if len(entries) == 1 else 'ies'}):"]
+    for entry in entries:
+        ended = " (ended: no longer true)" if entry.until is not None and entry.until < today else ""
+        lines.append(f"- {date_mark(entry.date or '????-??-??', entry.until)} {entry.content}{ended}")
+    return "\n".join(lines), entries

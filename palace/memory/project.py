@@ -8,19 +8,23 @@ level: the whole file is the project's. palace never commits in a project's repo
 
 from __future__ import annotations
 
-import contextlib
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from palace.errors import PalaceError
+from palace.errors import PalaceError, UntrustedFileError
+from palace.memory.contained import open_inside
 from palace.memory.halls import MemoryPath, parse_path, wing_key
 from palace.memory.ops import ChangeResult
 from palace.memory.store import MemoryStore
-from palace.paths import MEMORIES, PROJECT_DIR
+from palace.paths import MEMORIES, PROJECT_DIR, project_state
 
-# What stays out of the repository: palace's derived files and its lock (superseded.md is shared).
-PROJECT_GITIGNORE = "# palace's derived files and lock for this project memory: not committed\n.index/\n.lock\n*.tmp\n"
+# What stays out of the repository: a save's temporary file (superseded.md is shared). The lock and derived
+# files of a project memory live in the user's own palace (paths.project_state), never in the repository;
+# `.index/` and `.lock` are still named for clones made by older palace versions.
+PROJECT_GITIGNORE = (
+    "# palace's temporary and derived files for this project memory: not committed\n.index/\n.lock\n*.tmp\n"
+)
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,7 @@ class Project:
 
     root: Path
     name: str  # the project's wing: the repository's folder name
+    refused: str | None = None  # why its memory file is not used (a link, a FIFO, ...): then it has none
 
     @property
     def folder(self) -> Path:
@@ -49,9 +54,21 @@ def find_project(cwd: Path, home: Path | None = None) -> Project | None:
         if (folder / ".git").exists():
             if home is not None and _same(folder, home):
                 return None
-            memories = folder / PROJECT_DIR / MEMORIES
-            return Project(folder, folder.name) if memories.is_file() else None
+            return _probe(folder)
     return None
+
+
+def _probe(root: Path) -> Project | None:
+    """The project of a repository root when `.palace/memories.md` is there, refused when it is not a regular
+    file inside the repository (a link to ~/.aws/credentials, a FIFO...): the repository is another's."""
+    try:
+        fd = open_inside(root, f"{PROJECT_DIR}/{MEMORIES}")
+    except UntrustedFileError as exc:
+        return Project(root, root.name, refused=str(exc))
+    if fd is None:
+        return None
+    os.close(fd)
+    return Project(root, root.name)
 
 
 def _same(a: Path, b: Path) -> bool:
@@ -61,13 +78,11 @@ def _same(a: Path, b: Path) -> bool:
         return False
 
 
-def project_store(project: Project, *, entry_limit: int = 200) -> MemoryStore:
-    """The store of a project memory (no git hook: the team commits it with the code)."""
-    ignore = project.folder / ".gitignore"
-    if not ignore.exists():  # a project memory made by hand, or before palace wrote one
-        with contextlib.suppress(OSError):  # a read-only checkout: then there is nothing to keep out either
-            ignore.write_text(PROJECT_GITIGNORE, encoding="utf-8")
-    return MemoryStore(project.folder, entry_limit=entry_limit)
+def project_store(project: Project, home: Path, *, entry_limit: int = 200) -> MemoryStore:
+    """The store of a project memory (no git hook: the team commits it with the code). Nothing in the
+    repository is followed outside it, and its lock and derived data live in the user's palace at home."""
+    state = project_state(home, project.root)
+    return MemoryStore(project.folder, entry_limit=entry_limit, inside=project.root, state=state)
 
 
 @dataclass
@@ -100,10 +115,16 @@ class Targets:
         where = MemoryPath(wing, result.where.hall, result.where.room) if result.where is not None else None
         return replace(result, path=label, where=where, note=f"in the project memory {self.project.file}")
 
-    def save(self, path: str, content: str, replaces: str | None = None, *, by: str = "user") -> ChangeResult:
+    def save(
+        self, path: str, content: str, replaces: str | None = None, *, by: str = "user", until: str | None = None
+    ) -> ChangeResult:
         store, inner = self.route(path)
-        return self.shown(store.save(inner, content, replaces, by=by), path)
+        return self.shown(store.save(inner, content, replaces, by=by, until=until), path)
 
-    def forget(self, path: str, content: str, *, by: str = "user") -> ChangeResult:
+    def room_text(self, path: str) -> str:
         store, inner = self.route(path)
-        return self.shown(store.forget(inner, content, by=by), path)
+        return store.room_text(inner)
+
+    def forget(self, path: str, content: str, *, by: str = "user", secret: bool = False) -> ChangeResult:
+        store, inner = self.route(path)
+        return self.shown(store.forget(inner, content, by=by, secret=secret), path)

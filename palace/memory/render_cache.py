@@ -17,13 +17,13 @@ from typing import Any
 from palace.memory.render import Rendered, Wings, wing_keys
 from palace.sha import sha256_hex
 
-RENDER_VERSION = 3  # bump when render_document's output changes: older cached renders are ignored
+RENDER_VERSION = 5  # bump when render_document's output changes: older cached renders are ignored
 _KEEP = 8
 
 
-def cache_key(data: bytes, wings: Wings, budget: int) -> str:
+def cache_key(data: bytes, wings: Wings, budget: int, today: str = "") -> str:
     digest = sha256_hex(data)[:40]
-    return f"{RENDER_VERSION}:{digest}:{','.join(sorted(wing_keys(wings)))}:{budget}"
+    return f"{RENDER_VERSION}:{digest}:{','.join(sorted(wing_keys(wings)))}:{budget}:{today}"
 
 
 class RenderCache:

@@ -11,7 +11,7 @@ import contextlib
 import json
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
@@ -26,10 +26,14 @@ class Uses:
     confirmed: int = 0
     recalled: int = 0
     last: str = ""  # the last day it was used
+    days: list[str] = field(default_factory=list)  # "2026-11-30 recalled", the newest DAYS_KEPT uses
 
     @property
     def total(self) -> int:
         return self.confirmed + self.recalled
+
+
+DAYS_KEPT = 30  # uses remembered with their day (palace memory why): the counts go on past it
 
 
 def key_of(path: MemoryPath | str, content: str) -> str:
@@ -54,8 +58,19 @@ class ReuseCounts:
         counts: dict[str, Uses] = {}
         for key, value in raw.items():
             with contextlib.suppress(TypeError, ValueError, AttributeError):
-                counts[str(key)] = Uses(int(value["confirmed"]), int(value["recalled"]), str(value.get("last", "")))
+                days = [str(d) for d in value.get("days", [])][-DAYS_KEPT:]
+                counts[str(key)] = Uses(
+                    int(value["confirmed"]), int(value["recalled"]), str(value.get("last", "")), days
+                )
         return counts
+
+    def stamp(self) -> str:
+        """The counts file's size and mtime: what a cached render that depends on them is keyed by."""
+        try:
+            st = self.file.stat()
+        except OSError:
+            return "-"
+        return f"{st.st_size}.{st.st_mtime_ns}"
 
     def get(self, path: MemoryPath | str, content: str) -> Uses:
         return self.load().get(key_of(path, content), Uses())
@@ -73,8 +88,10 @@ class ReuseCounts:
                     uses = counts.setdefault(key_of(path, content), Uses())
                     setattr(uses, how, getattr(uses, how) + 1)
                     uses.last = day
+                    uses.days = [*uses.days, f"{day} {how}"][-DAYS_KEPT:]
                 data = {
-                    k: {"confirmed": u.confirmed, "recalled": u.recalled, "last": u.last} for k, u in counts.items()
+                    k: {"confirmed": u.confirmed, "recalled": u.recalled, "last": u.last, "days": u.days}
+                    for k, u in counts.items()
                 }
                 tmp = self.file.with_name(f".reuse.{os.getpid()}.tmp")
                 fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

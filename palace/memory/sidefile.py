@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from palace.memory.contained import read_inside
 from palace.memory.document import Document, Entry
 from palace.memory.files import atomic_write, read_regular
 from palace.memory.halls import MemoryPath
@@ -39,19 +40,25 @@ def split_note(content: str) -> tuple[str, str]:
 class SideFile:
     """One side file of the palace: read its items, add some, remove some."""
 
-    def __init__(self, file: Path, header: str) -> None:
+    def __init__(self, file: Path, header: str, *, inside: Path | None = None) -> None:
         self.file = file
         self.header = header  # what a new file starts with (a title and a line saying what it is)
+        self.inside = inside  # a file others control stays inside this folder (memory/contained.py)
+
+    def read_bytes(self) -> bytes | None:
+        if self.inside is not None:
+            return read_inside(self.inside, self.file.relative_to(self.inside).as_posix())
+        return read_regular(self.file)
 
     def read(self) -> Document:
-        return Document.parse(read_regular(self.file) or b"")
+        return Document.parse(self.read_bytes() or b"")
 
     def items(self) -> list[Item]:
         return [_item(entry) for entry in self.read().entries if entry.path is not None]
 
     def add(self, items: list[tuple[MemoryPath, str, str, str]]) -> None:
         """Append (path, fact, day, note) items; the caller holds the palace lock."""
-        data = read_regular(self.file)
+        data = self.read_bytes()
         if data is None:
             data = self.header.encode("utf-8")
         for path, fact, day, note in items:

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import contextlib
-import itertools
 import os
-import random
 import stat
-import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 from typing import Protocol, TypeVar
@@ -17,13 +14,18 @@ from typing import Protocol, TypeVar
 from palace.errors import PalaceError, StoreError, UndoError
 from palace.filelock import exclusive
 from palace.memory import ops
-from palace.memory.document import Document
+from palace.memory.contained import open_inside, read_inside
+from palace.memory.document import Document, Entry
+from palace.memory.expiry import Expired, expire
+from palace.memory.expiry import expired as expired_in
 from palace.memory.files import (
     Stamp,
     Swapped,
     check_writable,
+    close_fd,
     close_later,
     ensure_home,
+    inode_of,
     open_regular,
     read_fd,
     read_regular,
@@ -33,19 +35,21 @@ from palace.memory.files import (
     target_of,
     write_in_place,
 )
-from palace.memory.halls import MemoryPath, parse_path
-from palace.memory.lines import common_prefix, common_suffix
+from palace.memory.halls import parse_path
 from palace.memory.ops import ChangeResult
-from palace.memory.render import Rendered, Wings, render_document, wing_keys
+from palace.memory.races import RECENT_SECONDS as RECENT_SECONDS
+from palace.memory.races import RETRIES, Acknowledged, Ledger, Written, attempts, rebase, replay
+from palace.memory.races import RETRY_SECONDS as RETRY_SECONDS
+from palace.memory.render import Rendered, Value, Wings, render_document, reuse_value, wing_keys
 from palace.memory.render_cache import RenderCache, cache_key
-from palace.memory.reuse import ReuseCounts
+from palace.memory.reuse import ReuseCounts, key_of
 from palace.memory.superseded import Removed, Superseded
 from palace.paths import PalacePaths
 
-_RETRIES = 32
-RETRY_SECONDS = 5.0  # a write retries this long while an editor keeps replacing the file
-RECENT_SECONDS = 5.0  # how long an acknowledged save is checked for an editor's late overwrite
+_rebase, _replay = rebase, replay  # as they were named here
 _T = TypeVar("_T")
+_Op = Callable[[Document, str], tuple[bytes | None, _T]]  # an edit: (the text, today) -> (new bytes or None, outcome)
+_Said = Callable[[_T], str]  # an outcome's commit message
 
 
 class WriteHook(Protocol):
@@ -56,88 +60,12 @@ class WriteHook(Protocol):
     def after_write(self, file: Path, before: bytes, after: bytes, message: str) -> None: ...
 
 
-def _lines(data: bytes) -> list[bytes]:
-    parts = data.split(b"\n")
-    lines = [part + b"\n" for part in parts[:-1]]
-    if parts[-1]:
-        lines.append(parts[-1])
-    return lines
-
-
-def _replay(changes: list[tuple[bytes, bytes]], onto: bytes) -> bytes:
-    """onto with each (before, after) change redone on it, in order (see _rebase)."""
-    for before, after in changes:
-        onto = _rebase(before, after, onto)
-    return onto
-
-
-def _rebase(before: bytes, after: bytes, onto: bytes) -> bytes:
-    """onto with the change that turned before into after applied to it, as far as it can be placed.
-
-    Used when an editor changed, in place, a file that palace had already replaced: its change must not
-    be lost. Lines it added that onto lacks are put where they were (after the same line), else at the
-    end; lines it removed go only where they are found exactly.
-    """
-    old, new, target = _lines(before), _lines(after), _lines(onto)
-    prefix = 0
-    while prefix < min(len(old), len(new)) and old[prefix] == new[prefix]:
-        prefix += 1
-    suffix = 0
-    while suffix < min(len(old), len(new)) - prefix and old[-1 - suffix] == new[-1 - suffix]:
-        suffix += 1
-    removed, added = old[prefix : len(old) - suffix], new[prefix : len(new) - suffix]
-    if added and _find(target, added) is not None:
-        added = []  # already there (a later save of the same editor carried it)
-    at = _find(target, removed) if removed else None
-    if removed and at is not None:
-        target[at : at + len(removed)] = added
-        return b"".join(target)
-    if not added:
-        return onto
-    anchor = old[prefix - 1] if prefix else None
-    at = len(target)
-    if anchor is not None and suffix:
-        at = next((i + 1 for i, line in enumerate(target) if line == anchor), len(target))
-    elif anchor is None:
-        at = 0
-    if at and not target[at - 1].endswith(b"\n"):
-        target[at - 1] += b"\n"
-    if at < len(target) and not added[-1].endswith(b"\n"):
-        added[-1] += b"\n"
-    target[at:at] = added
-    return b"".join(target)
-
-
-def _find(lines: list[bytes], block: list[bytes]) -> int | None:
-    for start in range(len(lines) - len(block) + 1):
-        if lines[start : start + len(block)] == block:
-            return start
-    return None
-
-
 def _signature(file: Path) -> tuple[int, int, int, int] | None:
     try:
         st = file.stat()
     except (FileNotFoundError, NotADirectoryError):
         return None
     return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
-
-
-@dataclass(frozen=True)
-class _Acknowledged:
-    when: float
-    path: MemoryPath
-    content: str
-    by: str
-    line: bytes  # the entry's line as written (its text, encoded as the file is)
-    site: bytes  # the text around the change as it was before it
-
-
-def _site(before: bytes, after: bytes) -> bytes:
-    """The bytes of `before` where the change to `after` went, with some of what surrounds them."""
-    head = common_prefix(before, after)
-    tail = common_suffix(before, after, min(len(before), len(after)) - head)
-    return before[max(0, head - 120) : len(before) - tail + 120]
 
 
 @dataclass
@@ -166,31 +94,47 @@ class MemoryStore:
         entry_limit: int = 200,
         hooks: Sequence[WriteHook] = (),
         today: Callable[[], date] = date.today,
+        inside: Path | None = None,
+        state: Path | None = None,
     ) -> None:
+        """`inside`: the folder that memories.md must stay inside, for a file others control (a project memory):
+        then no link is followed, no hard link written, and nothing is read from outside (memory/contained.py).
+        `state`: where the lock and derived data live (default: home), so that none of it goes into another's
+        folder."""
         self.home = home
         self.file = PalacePaths(home).memories
+        self.inside = inside
+        self.state = state or home
         self.entry_limit = entry_limit
         self.hooks = list(hooks)
         self.today = today
         self._render_cache: dict[tuple[object, ...], Rendered] = {}
         self._doc_cache: tuple[tuple[int, int, int, int] | None, Document] | None = None
         self._cleaned = False
-        self._recent: list[_Acknowledged] = []  # saves acknowledged lately, checked again by repair_recent
         self._day = ""  # the date the last edit was made with
-        self._last_write: tuple[bytes, bytes] | None = None  # (before, after) of the last write
-        self._disk_cache = RenderCache(PalacePaths(home).index)
-        self.superseded = Superseded(home)
-        self.reuse = ReuseCounts(home)
+        self.ledger = Ledger(PalacePaths(self.state).lock)  # what palace wrote lately, in every process
+        self._disk_cache = RenderCache(PalacePaths(self.state).index)
+        self.superseded = Superseded(home, inside=inside)
+        self.reuse = ReuseCounts(self.state)
 
     # ------------------------------------------------------------------ reading
     def read_bytes(self) -> bytes:
         """The file's bytes; b"" when it does not exist; StoreError when it is not a regular file."""
+        if self.inside is not None:
+            return read_inside(self.inside, self.file.relative_to(self.inside).as_posix()) or b""
         return read_regular(self.file) or b""
 
     @property
+    def _source(self) -> str:
+        """How notices name this file: relative to the repository for a project memory."""
+        if self.inside is not None:
+            return self.file.relative_to(self.inside).as_posix()
+        return str(self.file)
+
+    @property
     def target(self) -> Path:
-        """The file palace really writes (memories.md, or where its symlink points)."""
-        return target_of(self.file)
+        """The file palace really writes (memories.md, or where its symlink points in the user's own palace)."""
+        return self.file if self.inside is not None else target_of(self.file)
 
     def document(self) -> Document:
         """The parsed file, cached on (mtime_ns, size, inode)."""
@@ -205,7 +149,8 @@ class MemoryStore:
         """Hot memory for the prompt (the wing-less halls and the active wing or wings); an unchanged file
         costs one stat in this process, and a read and a hash in a new one."""
         sig = _signature(self.file)
-        key = (sig, wing_keys(wing), budget_bytes)
+        today = self.today().isoformat()  # an entry past its end leaves the prompt that day
+        key = (sig, wing_keys(wing), budget_bytes, today)
         cached = self._render_cache.get(key)
         if cached is not None and sig is not None:
             return cached
@@ -217,30 +162,49 @@ class MemoryStore:
             return Rendered(
                 "", warning=f"memories.md could not be read ({exc}); starting with no memory", unreadable=True
             )
-        disk_key = cache_key(data, wing, budget_bytes)
+        disk_key = cache_key(data, wing, budget_bytes, f"{today}:{self.reuse.stamp()}")
         rendered = self._disk_cache.get(disk_key)
         if rendered is None:
             doc = Document.parse(data)
             self._doc_cache = (sig, doc)
-            rendered = render_document(doc, wing, budget_bytes)
+            rendered = render_document(doc, wing, budget_bytes, self._source, today, self._value(today))
             if not doc.lines or not rendered.text.strip():
                 rendered.warning = "memories.md holds no memories yet" if doc.lines else "memories.md is empty"
             self._disk_cache.put(disk_key, rendered)
         self._render_cache = {key: rendered}
         return rendered
 
+    def room_text(self, path: str) -> str:
+        """One room whole (MemoryRoom); opening it counts as a recall of its entries."""
+        today = self.today().isoformat()
+        text, entries = ops.room_text(self.document(), parse_path(path), today)
+        self.reuse.bump([(e.path or "", e.content) for e in entries], "recalled", today)
+        return text
+
+    def _value(self, today: str) -> Value:
+        """What an entry is worth in the prompt over budget: its uses (reuse counts) and its recency."""
+        counts: dict[str, int] | None = None
+
+        def uses(entry: Entry) -> int:
+            nonlocal counts
+            if counts is None:  # read only when the memory is over its budget
+                counts = {key: u.total for key, u in self.reuse.load().items()}
+            return counts.get(key_of(entry.path or "", entry.content), 0)
+
+        return reuse_value(uses, today)
+
     # ------------------------------------------------------------------ writing
     @contextlib.contextmanager
     def lock(self) -> Iterator[None]:
         """The cross-process palace lock (flock on home/.lock)."""
-        ensure_home(self.home)
-        lock_file = PalacePaths(self.home).lock
+        ensure_home(self.state)
+        lock_file = PalacePaths(self.state).lock
         try:
             with exclusive(lock_file):
                 yield
         except PermissionError as exc:
             raise StoreError(
-                f"cannot lock the palace: {lock_file} cannot be opened ({exc.strerror}); is {self.home} "
+                f"cannot lock the palace: {lock_file} cannot be opened ({exc.strerror}); is {self.state} "
                 "writable? (nothing written)"
             ) from exc
 
@@ -250,50 +214,56 @@ class MemoryStore:
             self._cleaned = True
             return remove_stale_temps(self.target)
 
-    def save(self, path: str, content: str, replaces: str | None = None, *, by: str = "user") -> ChangeResult:
-        """Save an entry (or refresh an equal one, or rewrite `replaces` in place)."""
+    def save(
+        self, path: str, content: str, replaces: str | None = None, *, by: str = "user", until: str | None = None
+    ) -> ChangeResult:
+        """Save an entry (or refresh an equal one, or rewrite `replaces` in place); `until`: its last day."""
         ops.check_path_secret(path)
         parsed = parse_path(path)
+        limit = self.entry_limit
         result = self._edit(
-            lambda doc, day: ops.save(doc, parsed, content, day, replaces=replaces, limit=self.entry_limit, by=by),
+            lambda doc, day: ops.save(doc, parsed, content, day, replaces=replaces, limit=limit, by=by, until=until),
         )
         if result.action in ("refreshed", "unchanged"):  # the same fact said again: it is reused
             self.reuse.bump([(result.where or result.path, result.content)], "confirmed", self._day)
-        if result.action == "saved" and self._last_write is not None:
-            line = f"[{self._day}] {result.content}".encode("utf-8", "surrogateescape")  # as the line was written
-            site = _site(*self._last_write)
-            self._recent.append(_Acknowledged(time.monotonic(), parsed, result.content, by, line, site))
         return result
 
     def repair_recent(self) -> list[ChangeResult]:
-        """Save again what palace acknowledged in the last few seconds but the file no longer holds.
-
-        An editor that renames its copy over memories.md right after palace's save drops the new entry (it
-        read the file before the save); palace checks right after its own write, and again here, when the
-        file next changes (the REPL's watcher) or palace next writes.
-        """
-        now = time.monotonic()
-        self._recent = [a for a in self._recent if now - a.when < RECENT_SECONDS]
-        if not self._recent:
-            return []
+        """Save again what palace (any of its processes) acknowledged in the last few seconds but an editor's stale
+        copy, renamed over memories.md or written into it, dropped (races.Ledger). Each edit does this first; the
+        REPL's watcher calls it when the file changes."""
         try:
-            data = self.read_bytes()
-        except StoreError:
+            with self.lock():
+                return self._repair()
+        except StoreError:  # the palace cannot be locked (a read-only folder): nothing is written either
             return []
-        # Dropped means: the line is gone and the text around it is again what it was before the save (a
-        # copy made before it). A line changed by hand, or a hand edit that continued it, is the user's.
-        missing = [a for a in self._recent if a.site and a.line not in data and a.site in data]
-        self._recent = [a for a in self._recent if a not in missing]
+
+    def _repair(self, data: bytes | None = None) -> list[ChangeResult]:
+        """repair_recent under the lock, on data (read when None); each entry saved again is a write of its own."""
         repaired: list[ChangeResult] = []
-        for lost in missing:
-            with contextlib.suppress(PalaceError):
-                repaired.append(self.save(str(lost.path), lost.content, by=lost.by))
+        with contextlib.suppress(StoreError):  # not a file palace can read: the write that follows says so
+            for lost in self.ledger.dropped(self.read_bytes if data is None else lambda: data):
+                with contextlib.suppress(PalaceError):
+                    repaired.append(self._save_again(lost))
         return repaired
 
-    def forget(self, path: str, content: str, *, by: str = "user") -> ChangeResult:
-        """Remove one entry; its room heading goes too when nothing else is left in the room."""
+    def _save_again(self, lost: Acknowledged) -> ChangeResult:
+        path, limit = parse_path(lost.path), self.entry_limit
+        return self._locked_write(
+            lambda doc, day: ops.save(doc, path, lost.content, day, limit=limit, by=lost.by, until=lost.until),
+            lambda result: result.commit_message,
+        )
+
+    def forget(self, path: str, content: str, *, by: str = "user", secret: bool = False) -> ChangeResult:
+        """Remove one entry; its room heading goes too when nothing else is left in the room. `secret`: the
+        user says it is one (superseded.md then keeps only that a secret was removed)."""
         parsed = parse_path(path)
-        return self._edit(lambda doc, day: ops.forget(doc, parsed, content, by=by))
+
+        def op(doc: Document, day: str) -> tuple[bytes | None, ChangeResult]:
+            data, result = ops.forget(doc, parsed, content, by=by)
+            return data, replace(result, secret=True) if secret else result
+
+        return self._edit(op)
 
     def save_many(
         self, items: Sequence[tuple[str, str] | tuple[str, str, str | None]], *, message: str, by: str = "extracted"
@@ -325,6 +295,25 @@ class MemoryStore:
         self.reuse.bump([(r.where or r.path, r.content) for r in confirmed], "confirmed", self._day)
         return list(outcome)
 
+    def expire(self) -> Expired:
+        """Move the entries whose end date has passed to superseded.md ("expired"): one change, undoable."""
+        expired = Expired([])
+
+        def apply(doc: Document, day: str) -> tuple[bytes | None, Expired]:
+            nonlocal expired
+            data, expired = expire(doc, day)
+            return data, expired
+
+        try:
+            data = self.read_bytes()
+        except StoreError:
+            return expired  # the render says why the file cannot be read
+        if "→".encode() not in data and b" -> " not in data:
+            return expired  # no entry has an end: the common case costs one read, no parse, no lock
+        if not expired_in(self.document(), self.today().isoformat()):
+            return expired
+        return self._write(apply, lambda gone: gone.message)
+
     def clear(self, *, everything: bool = False) -> ops.Cleared:
         """Remove every entry (kept in superseded.md), or with `everything` the whole text; undoable."""
         return self._write(lambda doc, day: ops.clear(doc, everything=everything), lambda cleared: cleared.message)
@@ -342,77 +331,73 @@ class MemoryStore:
 
         self._write(apply, lambda _: message)
 
-    def _edit(self, op: Callable[[Document, str], tuple[bytes | None, ChangeResult]]) -> ChangeResult:
-        if self._recent:
-            self.repair_recent()
-        return self._write(op, lambda result: result.commit_message)
+    def _edit(self, op: _Op[ChangeResult]) -> ChangeResult:
+        with self.lock():  # one lock for both: what is repaired is there when the edit reads the file
+            return self._locked_write(op, lambda result: result.commit_message, repair=True)
 
-    def _write(self, op: Callable[[Document, str], tuple[bytes | None, _T]], message: Callable[[_T], str]) -> _T:
+    def _write(self, op: _Op[_T], message: _Said[_T]) -> _T:
+        with self.lock():
+            return self._locked_write(op, message)
+
+    def _locked_write(self, op: _Op[_T], message: _Said[_T], *, repair: bool = False) -> _T:
         """Apply op to the file's current text and put the result in place, never from a stale copy.
 
         Inside the palace lock: read the file (keeping it open), apply op, swap the result in only if the
         file still holds what was read. An editor that does not take the lock can still save meanwhile:
         when it replaced the file before palace's swap, or right after it, the edit is redone on its text;
         when it wrote into the old file in place (seen through the descriptor kept open), the edit is redone
-        on that text too.
+        on that text too. Called under the palace lock; with `repair`, what editors dropped is saved again first.
         """
-        with self.lock():
-            if not self._cleaned:
-                self._cleaned = True
-                remove_stale_temps(self.target)
-            for hook in self.hooks:
-                hook.before_write(self.file)
-            current = self._open_current()
-            try:
-                return self._apply(op, message, current)
-            finally:
-                if current.fd is not None:  # often the last hold on the file just replaced: freed meanwhile
-                    close_later(current.fd)
+        if not self._cleaned:
+            self._cleaned = True
+            remove_stale_temps(self.target)
+        for hook in self.hooks:
+            hook.before_write(self.file)
+        if self.inside is not None:  # a side file palace may not write is refused before anything is written
+            self.superseded.side.read_bytes()
+        current = self._open_current()
+        try:
+            if repair and self._repair(current.data):  # each a write of its own: the file is read again
+                close_fd(current.fd)
+                current = self._open_current()
+            return self._apply(op, message, current)
+        finally:
+            if current.fd is not None:  # often the last hold on the file just replaced: freed meanwhile
+                close_later(current.fd)
 
-    def _apply(
-        self,
-        op: Callable[[Document, str], tuple[bytes | None, _T]],
-        message: Callable[[_T], str],
-        current: _Current,
-    ) -> _T:
+    def _apply(self, op: _Op[_T], message: _Said[_T], current: _Current) -> _T:
         base = current.data  # the text the edit is applied to; `current.data` is what the file holds
         late: list[tuple[bytes, bytes]] = []  # editors' changes to files we replaced: (before, after)
-        written: _T | None = None  # the outcome of the edit first put in place
-        for _ in _attempts():
+        written: Written[_T] | None = None  # the edit first put in place: its outcome, the text before and after
+        for _ in attempts():
             try:
-                self._day = self.today().isoformat()
-                doc = Document.parse(base)
-                base = doc.to_bytes()  # equal bytes, as the object the parse remembered: compared faster
-                new, result = op(doc, self._day)
+                base, new, result = self._edited(op, base)
             except PalaceError:
+                if (done := self._held(written, base, current.data, message)) is not None:
+                    return done.result  # the redo found the edit there already (an editor's copy of palace's file)
                 if late:  # the file may hold our edit of a stale text: give the editors' changes back
                     self._give_back(late, base, current)
                 raise
             if written is not None:
-                result = written  # a redo: what the edit did is what it did the first time
-            new = base if new is None else new
+                result = written.result  # a redo: what the edit did is what it did the first time
             if new == current.data:
-                if new != base:
-                    self._done(base, new, result, message)
-                return result
+                return self._finish(base, new, result, message, written)
             check_writable(self.target, current.mode)
             outcome = self._put(new, current)
             moved = False
             if outcome.found is None:
-                written = result if written is None else written
+                written = written or Written(result, current.data, new)
                 replaced = current.data
                 seen = replaced if current.fd is None else read_fd(current.fd)
-                moved = outcome.inode is not None and _inode(self.target) != outcome.inode
+                moved = outcome.inode is not None and inode_of(self.target) != outcome.inode
                 if seen == replaced and not moved:
-                    if new != base:
-                        self._done(base, new, result, message)
-                    return result
+                    return self._finish(base, new, result, message, None)
                 if seen != replaced:  # an editor wrote into the file we replaced: redo on its text
                     late.append((replaced, seen))
                     base = seen if base == replaced else _rebase(replaced, seen, onto=base)
             else:  # ours was in place for an instant: an editor that read it then saves without its change
                 late += outcome.late
-            _close(current.fd)
+            close_fd(current.fd)
             current.fd = None
             fresh = self._open_current()
             if outcome.found is not None or moved:  # replaced by someone else before or after our swap
@@ -422,9 +407,32 @@ class MemoryStore:
             self._give_back(late, base, current)
         raise StoreError(f"{self.file} keeps changing under palace; nothing written — try again")
 
+    def _edited(self, op: _Op[_T], base: bytes) -> tuple[bytes, bytes, _T]:
+        """op applied to base: (base as parsed, the new text, the outcome)."""
+        self._day = self.today().isoformat()
+        doc = Document.parse(base)
+        base = doc.to_bytes()  # equal bytes, as the object the parse remembered: compared faster
+        new, result = op(doc, self._day)
+        return base, base if new is None else new, result
+
+    def _finish(self, base: bytes, new: bytes, result: _T, message: _Said[_T], written: Written[_T] | None) -> _T:
+        """The file holds the edit: tell superseded.md, the ledger and the hooks what it did."""
+        if new != base:
+            self._done(base, new, result, message)
+        elif written is not None:  # redone on an editor's copy of palace's own file: it was there already
+            self._done(written.before, written.after, result, message)
+        return result
+
+    def _held(self, written: Written[_T] | None, base: bytes, data: bytes, message: _Said[_T]) -> Written[_T] | None:
+        """The edit put in place, done, when base (what the file holds: data) holds it already; else None."""
+        if written is None or base != data or _rebase(written.before, written.after, onto=base) != base:
+            return None
+        self._done(written.before, written.after, written.result, message)
+        return written
+
     def _give_back(self, late: list[tuple[bytes, bytes]], base: bytes, current: _Current) -> None:
         """Put the editors' text back in place of our edit of a stale text (best effort, keeps hand lines)."""
-        for _ in range(_RETRIES):
+        for _ in range(RETRIES):
             if base == current.data:
                 return  # the file holds every change already
             outcome = self._put(base, current)
@@ -436,7 +444,10 @@ class MemoryStore:
 
     def _open_current(self) -> _Current:
         """A descriptor on the file as it is now (None when missing), its bytes and what stat says."""
-        fd = open_regular(self.file)
+        if self.inside is not None:
+            fd = open_inside(self.inside, self.file.relative_to(self.inside).as_posix())
+        else:
+            fd = open_regular(self.file)
         if fd is None:
             return _Current(None, b"")
         try:
@@ -455,33 +466,19 @@ class MemoryStore:
         except OSError as exc:
             raise StoreError(f"cannot write {target}: {exc.strerror} (nothing written)") from exc
 
-    def _done(self, before: bytes, after: bytes, result: _T, message: Callable[[_T], str]) -> None:
+    def _done(self, before: bytes, after: bytes, result: _T, message: _Said[_T]) -> None:
         """A write is in place: keep what it removed in superseded.md, then tell the hooks (git, undo)."""
         removed = removed_by(result)
         if removed:
             self.superseded.record(removed, self._day)
+        self.ledger.note(before, after, result)  # so that any palace process repairs what an editor drops
         self._after_write(before, after, message(result))
 
     def _after_write(self, before: bytes, after: bytes, message: str) -> None:
-        self._last_write = (before, after)
-        if self._recent:  # what palace itself has just removed is no longer to be repaired
-            self._recent = [a for a in self._recent if a.line in after]
         self._render_cache.clear()
         self._doc_cache = None
         for hook in self.hooks:
             hook.after_write(self.file, before, after, message)
-
-
-def _attempts() -> Iterator[int]:
-    """Tries of a write against a file that keeps changing: a burst, then spaced out (editors save in
-    bursts), for a few seconds in all before giving up."""
-    deadline = time.monotonic() + RETRY_SECONDS
-    for attempt in itertools.count():
-        if attempt >= _RETRIES and time.monotonic() > deadline:
-            return
-        if attempt >= _RETRIES:
-            time.sleep(random.uniform(0.001, 0.02))
-        yield attempt
 
 
 def removed_by(result: object) -> list[Removed]:
@@ -490,23 +487,13 @@ def removed_by(result: object) -> list[Removed]:
     removed: list[Removed] = []
     for item in results:
         if isinstance(item, ChangeResult) and item.action == "forgotten":
-            removed.append(Removed(item.path, item.content, item.old_date, "forgotten", item.by))
+            removed.append(Removed(item.path, item.content, item.old_date, "forgotten", item.by, secret=item.secret))
         elif isinstance(item, ChangeResult) and item.action == "replaced" and item.replaced is not None:
             removed.append(Removed(item.path, item.replaced, item.old_date, "replaced", item.by, item.content))
         elif isinstance(item, Removed):
             removed.append(item)
+        elif isinstance(item, Expired):
+            removed += [Removed(e.path, e.content, e.date, "expired", "expiry") for e in item.entries if e.path]
         elif isinstance(item, ops.Cleared):
             removed += [Removed(e.path, e.content, e.date, "cleared") for e in item.entries if e.path is not None]
     return removed
-
-
-def _inode(file: Path) -> int | None:
-    try:
-        return file.stat().st_ino
-    except OSError:
-        return None
-
-
-def _close(fd: int | None) -> None:
-    if fd is not None:
-        os.close(fd)

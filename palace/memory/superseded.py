@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from palace.memory.halls import MemoryPath
+from palace.memory.secrets import find_secret
 from palace.memory.sidefile import SideFile
 from palace.paths import PalacePaths
 
@@ -21,7 +22,14 @@ Entries palace removed from memories.md or replaced there, with the date they ha
 Recall still finds them, marked superseded. This file is palace's record: edit it if you like.
 """
 
-_BY = {"model": "by the model", "user": "by the user", "extracted": "by extraction", "review": "in review"}
+SECRET_REMOVED = "[secret removed]"  # what superseded.md keeps of an entry that was a secret
+_BY = {
+    "model": "by the model",
+    "user": "by the user",
+    "extracted": "by extraction",
+    "review": "in review",
+    "expiry": "past its end date",
+}
 _NOTE = re.compile(r"^(\w+) (\d{4}-\d{2}-\d{2})\b\s*(.*)$", re.S)
 
 
@@ -45,11 +53,17 @@ class Removed:
     reason: str  # "forgotten", "replaced", "cleared"
     by: str = "user"
     replaced_by: str | None = None
+    secret: bool = False  # the user said it was one (`forget --secret`): kept as SECRET_REMOVED only
+
+
+def is_secret(removed: Removed) -> bool:
+    """Whether a removed entry may not be kept as it was: the user said so, or it looks like a secret."""
+    return removed.secret or find_secret(removed.content) is not None
 
 
 class Superseded:
-    def __init__(self, home: Path) -> None:
-        self.side = SideFile(PalacePaths(home).superseded, HEADER)
+    def __init__(self, home: Path, *, inside: Path | None = None) -> None:
+        self.side = SideFile(PalacePaths(home).superseded, HEADER, inside=inside)
 
     @property
     def file(self) -> Path:
@@ -60,8 +74,9 @@ class Superseded:
         items = []
         for item in removed:
             note = f"{item.reason} {today} {_BY.get(item.by, 'by ' + item.by)}"
-            if item.replaced_by:
+            if item.replaced_by and find_secret(item.replaced_by) is None:
                 note += f', now: "{item.replaced_by}"'
-            items.append((item.path, item.content, item.day or today, note))
+            content = SECRET_REMOVED if is_secret(item) else item.content  # a secret never goes to a side file
+            items.append((item.path, content, item.day or today, note))
         if items:
             self.side.add(items)

@@ -420,11 +420,11 @@ def _describe_json(response: Any) -> str:
     return "JSON"
 
 
-def client_from_settings(settings: Settings, model: str | None = None) -> LLMClient:
-    """An LLMClient for the configured endpoint (`model` overrides settings.model)."""
+def client_from_settings(settings: Settings, model: str | None = None, timeout: float | None = None) -> LLMClient:
+    """An LLMClient for the configured endpoint (`model` overrides settings.model, `timeout` settings.timeout)."""
     return LLMClient(
         base_url=settings.base_url,
         api_key=settings.api_key,
         model=model or settings.model,
-        timeout=settings.timeout,
+        timeout=timeout or settings.timeout,
     )

@@ -20,6 +20,16 @@ def load_prompt(name: str, home: Path | None = None) -> str:
         override = PalacePaths(home).prompts / name
         if override.is_file():
             return override.read_text(encoding="utf-8")
+    return packaged_prompt(name)
+
+
+def packaged_prompts() -> list[str]:
+    """The names of the prompt files palace ships (prompts/ in the source, palace.prompts when installed)."""
+    return sorted(p.name for p in resources.files("palace.prompts").iterdir() if p.name.endswith(".md"))
+
+
+def packaged_prompt(name: str) -> str:
+    """A packaged prompt's text, whatever the palace overrides."""
     return resources.files("palace.prompts").joinpath(name).read_text(encoding="utf-8")
 
 

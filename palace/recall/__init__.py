@@ -26,22 +26,31 @@ Dates: a session is dated by its conversation's own start (the journal header's 
 importer`) filter and rank by when they happened. A time named in the query ("in June", "on 3 June
 2023", "6月", "last week"; `dates`) boosts the sessions of that time; since/until filter.
 
-A search (`rank`) (1) weighs the query's terms (`weights`; a word no document holds is corrected to the
-vocabulary term one edit away, `expand`); (2) shortlists session files from the file-level index, by the
-idf-weighted share of the query each covers; (3) reads every document of the shortlisted sessions; (4)
-scores them with BM25 over all query terms, summaries weighted up, and ranks each session by its best
-documents (a steeply diminishing sum) times its coverage of the query, a boost for the time the query
-names and a mild recency tie-break. Memory entries that hold a query term rank as their own sources, one per
-room, a little higher the more they were reused (recalled, confirmed: memory/reuse.py); entries of superseded.md
-(replaced or forgotten) rank at half weight and never above a current entry of their room.
+A search (`rank`) (1) weighs the query's terms (`weights`): idf, less for a term most sessions hold (a name
+both speakers use in every greeting says nothing about which session); a word no document holds is corrected
+to the vocabulary term one edit away, and every word also finds its synonyms from a small table of everyday
+words, tech names and Chinese words (`expand`: workmate / colleague, bike / bicycle, postgres / PostgreSQL,
+k8s / Kubernetes, 单车 / 自行车), at a lower weight; (2) shortlists session files from the file-level index, by
+the idf-weighted share of the query each covers; (3) reads every document of the shortlisted sessions; (4)
+scores them with BM25 over all query terms (`score`), summaries weighted up, very short messages ("Bye
+Maya!") down, and ranks each session by its best documents (a steeply diminishing sum) times its coverage of
+the query, a boost for the time the query names and a mild recency tie-break. Memory entries that hold a query
+term rank as their own sources, one per room, a little higher the more they were reused (recalled, confirmed:
+memory/reuse.py); entries of superseded.md (replaced or forgotten) rank at half weight and never above a
+current entry of their room. Every knob of this is a field of `tuning.Tuning` (defaults: what palace uses),
+which the bench passes in to measure a part: `RecallIndex(home, tuning=...)`.
 
 Scopes (`scope`): each file stores its session's wings (journal header, archive `- Wing:`), an entry has the
 wing of its path; a search covers some wings plus everything wing-less, or every wing. Every hit carries its
 wings, and `format` labels it with them.
 
-What a hit shows (`passages`): its best documents with the turns around them (the answer after a question,
-the statement before a short echo), each valued; `format` packs the most valuable of all hits into the
-byte budget, shown per session in conversation order with the date and role on each passage.
+What a hit shows (`passages`): a turn-level choice among all the session's messages, each valued by its
+score's share of the best one's, and when no message covers much of the query (a session found by a date or a
+name: "what did Maya do in May?"), partly by how much it says of its own (`salience`: the weight of its rare
+terms), so that the message that answers is shown rather than a greeting; then the turns around the chosen
+ones (the answer after a question, the statement before a short echo), each valued. `format` packs the most
+valuable of all hits into the byte budget, shown per session in conversation order with the date and role
+on each passage.
 
 Secrets: text is redacted with `palace.memory.secrets.redact` before it is stored, so snippets are too;
 the index is rebuilt when the secret patterns change; format_hits (`format`) redacts once more. Nothing
@@ -52,9 +61,10 @@ documents; `records`: a journal's lines), `redaction` (a file's messages redacte
 tables, the format version, document rowids, stored terms), `index` (`RecallIndex`: the connection,
 corruption and busy handling, catching up with the files), `prepare` (a file read, redacted, tokenised and
 packed), `pool` (that, in worker processes), `build` (a batch of files written in one transaction),
-`scope` (which wings a search covers), `weights`, `expand`, `rank` (search
-and ranking: `RecallHit`), `passages` (excerpts), `format` (`format_hits`, and `format_result` with the
-memory entries shown, whose reuse is counted).
+`scope` (which wings a search covers), `tuning` (the knobs), `query` (a request checked), `weights`,
+`expand`, `rank` (search and ranking: `RecallHit`), `score` (BM25 per document, per source), `salience`,
+`passages` (excerpts), `format` (`format_hits`, and `format_result` with the memory entries shown, whose
+reuse is counted).
 """
 
 from __future__ import annotations
@@ -68,6 +78,7 @@ if TYPE_CHECKING:
     from palace.recall.rank import MAX_LIMIT, MAX_QUERY_CHARS, MIN_SHORTLIST, RecallHit
     from palace.recall.scan_state import RefreshStats
     from palace.recall.text import query_terms, stem, tokenize
+    from palace.recall.tuning import Tuning
 
 # Imported when first asked for: a first query in a new process needs the index, not the formatting.
 _HOMES = {
@@ -81,6 +92,7 @@ _HOMES = {
     "query_terms": "text",
     "stem": "text",
     "tokenize": "text",
+    "Tuning": "tuning",
 }
 
 __all__ = [
@@ -90,6 +102,7 @@ __all__ = [
     "RecallHit",
     "RecallIndex",
     "RefreshStats",
+    "Tuning",
     "format_hits",
     "query_terms",
     "stem",

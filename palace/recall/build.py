@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from palace.recall.prepare import ENTRY_FILES, Prepared, PreparedFiles, counts, held_counts
 from palace.recall.scan_state import RefreshStats
-from palace.recall.schema import DOC_BITS, chunks, unpack_terms
+from palace.recall.schema import ANY_TERM, DOC_BITS, chunks, unpack_terms
 from palace.recall.sources import FileMeta
 
 Work = list[tuple[str, FileMeta | None]]  # files to re-index (meta) or drop (None)
@@ -151,7 +151,8 @@ def _drop_docs(conn: sqlite3.Connection, file_id: int, entries: bool, batch: _Ba
     ]
     held = held_counts([terms for _rowid, terms in rows])
     if held:
-        conn.execute("INSERT INTO ffts (ffts, rowid, terms) VALUES ('delete', ?, ?)", (file_id, " ".join(held)))
+        terms = " ".join(term for term in held if term != ANY_TERM)
+        conn.execute("INSERT INTO ffts (ffts, rowid, terms) VALUES ('delete', ?, ?)", (file_id, terms))
         batch.take_off(held)
     if entries:
         conn.executemany("INSERT INTO fts (fts, rowid, terms) VALUES ('delete', ?, ?)", rows)

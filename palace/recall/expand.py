@@ -1,11 +1,12 @@
 """More ways for a query word to match: a typo corrected against the index's vocabulary, and related words.
 
-A query word of at least TYPO_MIN_LETTERS letters that no document holds is matched, at a lower weight,
+A query word of at least `Tuning.typo_min_letters` letters that no document holds is matched, at a lower weight,
 to the vocabulary term one edit away (a letter dropped, added, changed, or two swapped) that most
 documents hold: "fesetival" finds "festival". The lookup is an indexed query on the index's vocabulary table.
 
-Related words (RELATED) are small groups of words that say the same thing in conversation ("colleague",
-"coworker", "workmate"); a query word of a group also matches the others, at RELATED_WEIGHT.
+Related words (`related`) are small groups of words that say the same thing ("colleague", "coworker",
+"workmate"; "postgres", "postgresql"; "自行车", "单车"); a query word of a group also matches the others, at
+`Tuning.related_weight` of their own weight.
 """
 
 from __future__ import annotations
@@ -14,11 +15,9 @@ import sqlite3
 import string
 
 from palace.recall.schema import chunks
-from palace.recall.text import stem
+from palace.recall.text import QueryTerm, may_stem, stem
 
-TYPO_MIN_LETTERS = 5
 TYPO_WEIGHT = 0.8  # of the weight the corrected term has itself
-RELATED_WEIGHT = 0.6
 _LETTERS = string.ascii_lowercase
 
 
@@ -33,53 +32,177 @@ def _edits(word: str) -> set[str]:
     return out
 
 
-def typo_candidate(word: str) -> bool:
+def typo_candidate(word: str, min_letters: int) -> bool:
     """Whether a query term that no document holds is worth correcting."""
-    return len(word) >= TYPO_MIN_LETTERS and word.isascii() and word.isalpha()
+    return len(word) >= min_letters and word.isascii() and word.isalpha()
 
 
-def correct(conn: sqlite3.Connection, word: str) -> tuple[str, int] | None:
-    """The vocabulary term one edit from word held by the most documents (and that count), or None."""
-    candidates = sorted(c for c in _edits(word) if len(c) >= TYPO_MIN_LETTERS - 1)
-    best: tuple[str, int] | None = None
+def correct(conn: sqlite3.Connection, word: str, min_letters: int) -> tuple[str, int, int] | None:
+    """The vocabulary term one edit from word, or the stem of a word one edit from it that starts as word does
+    ("eatnig" -> eating -> "eat": the query term of a misspelt inflected word is no stem; a misspelling keeps
+    its first letters, "cours" is no "yours"), held by the most documents (with how many documents and files
+    hold it), or None."""
+    edits = [c for c in _edits(word) if len(c) >= min_letters - 1]
+    stems = {stem(c) for c in edits if c[:2] == word[:2] and may_stem(c)}
+    candidates = sorted({*edits, *stems} - {word})
+    best: tuple[str, int, int] | None = None
     for chunk, marks in chunks(candidates):
-        for term, docs in conn.execute(f"SELECT term, docs FROM vocab WHERE term IN ({marks}) AND docs > 0", chunk):
+        sql = f"SELECT term, docs, files FROM vocab WHERE term IN ({marks}) AND docs > 0"
+        for term, docs, files in conn.execute(sql, chunk):
             if best is None or (docs, best[0]) > (best[1], term):
-                best = (str(term), int(docs))
+                best = (str(term), int(docs), int(files))
     return best
 
 
-# Words that stand in for each other in everyday talk (each group one meaning; kept small on purpose: a
-# wrong pair costs more than a missing one). Stemmed when read.
+# Words that stand in for each other: everyday synonyms, British and American spellings, the short and long
+# names of tech things, and the same in Chinese. Each line one meaning; kept small on purpose (a wrong pair
+# costs more than a missing one: no word that is common in technical talk with another sense, like "test"
+# for "exam", "store" for "shop", "notebook" for "laptop" or "go" for "golang"; a word whose everyday sense
+# is the one people paraphrase stays, at a lower weight: "class" for "course"). Read as a query reads them
+# (`_terms`): stemmed, a Chinese word as its bigrams.
 _GROUPS = """
 colleague coworker workmate
-kid child children
-mom mother mum
-dad father
+boss manager supervisor
+friend buddy pal
+kid child
+mom mother mum mommy mummy mama
+dad father daddy papa
 grandma grandmother granny
-grandpa grandfather
-car vehicle
+grandpa grandfather grandad granddad
+baby infant
+teen teenager
+spouse partner
+neighbour neighbor
 bike bicycle
-holiday vacation
-film movie
+car vehicle automobile
+truck lorry
+petrol gasoline
 flat apartment
-job work
-photo picture
-exam test
-course class
-operation surgery
-doctor physician
+sofa couch settee
+fridge refrigerator
+phone mobile cellphone smartphone
+tv television telly
+film movie
+photo picture photograph photography pic
+exhibition exhibit
+holiday vacation
+trip journey
+hike trek
+jog jogging
+wedding marriage
 buy purchase
+present gift
+quit resign
+salary wage
+course class lesson
+learn study
+teacher tutor instructor
+student pupil
+exam examination
+doctor physician
+ill sick unwell
+operation surgery
+flu influenza
+medicine medication meds
+exercise workout
+soccer football
+sneaker trainer
+trash garbage rubbish
+colour color
+favourite favorite
+centre center
+theatre theater
+grey gray
+tyre tire
+apologise apologize
+organise organize
+postgres postgresql psql
+kubernetes k8s kube
+javascript js ecmascript
+typescript ts
+python py
+node nodejs
+mongo mongodb
+database db
+repo repository
+config configuration cfg
+env environment
+auth authentication
+prod production
+deps dependencies
+docs documentation
+admin administrator
+infra infrastructure
+github gh
+terraform tf
+regex regexp
+directory folder dir
+自行车 单车 脚踏车
+同事 同僚
+老板 领导 上司
+朋友 哥们 好友
+孩子 小孩 孩儿
+妈妈 母亲 老妈 妈
+爸爸 父亲 老爸 爸
+公寓 房子 住处
+电影 影片
+医生 大夫
+狗狗 小狗 狗
+猫咪 小猫 猫
+旅游 旅行 出游
+假期 休假
+辞职 离职
+工资 薪水
+婚礼 结婚
+致辞 发言 讲话
+手术 开刀
+驾照 驾驶证
+手机 电话
+生病 得病
+慢跑 跑步
 """.strip().splitlines()
 
+Alternative = tuple[QueryTerm, ...]  # the terms a synonym is searched as (a Chinese word: its bigrams)
 
-def _related_table() -> dict[str, tuple[str, ...]]:
-    table: dict[str, tuple[str, ...]] = {}
+
+def _terms(word: str) -> Alternative:
+    """The query terms a word of the table is searched as (what query_terms makes of it, without its
+    patterns: a table word is one English word or one Chinese word)."""
+    if word.isascii():
+        return (QueryTerm(stem(word.casefold()), False, 0),)
+    if len(word) == 1:
+        return (QueryTerm(word, True, 0),)  # a lone character: a prefix, as query_terms makes it
+    return tuple(QueryTerm(word[i : i + 2], False, 0) for i in range(len(word) - 1))
+
+
+def _related_table() -> dict[tuple[str, bool], tuple[Alternative, ...]]:
+    """(term, prefix) -> the other words of its group, each as the query terms it makes."""
+    table: dict[tuple[str, bool], tuple[Alternative, ...]] = {}
     for line in _GROUPS:
-        stems = tuple(dict.fromkeys(stem(word) for word in line.split()))
-        for one in stems:
-            table[one] = tuple(s for s in stems if s != one)
+        words = [w for w in dict.fromkeys(_terms(word) for word in line.split()) if w]
+        for word in words:
+            key = (word[0].text, word[0].prefix)
+            others = tuple(w for w in words if w != word and w[0] != word[0])
+            table[key] = tuple(dict.fromkeys((*table.get(key, ()), *others)))
     return table
 
 
-RELATED: dict[str, tuple[str, ...]] = _related_table()
+_TABLE: list[dict[tuple[str, bool], tuple[Alternative, ...]]] = []
+
+
+def _table() -> dict[tuple[str, bool], tuple[Alternative, ...]]:
+    if not _TABLE:
+        _TABLE.append(_related_table())
+    return _TABLE[0]
+
+
+def related(term: QueryTerm) -> tuple[Alternative, ...]:
+    """The synonyms of a query term (its group's other words), each as the terms it is searched as."""
+    return _table().get((term.text, term.prefix), ())
+
+
+def correct_related(word: str) -> str | None:
+    """The word of the related-words table one edit from word (a misspelt "veehicle" that no document holds
+    still finds "car"), or None; the first in order among several."""
+    table = _table()
+    return next((edit for edit in sorted(_edits(word)) if (edit, False) in table), None)

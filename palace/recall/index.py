@@ -22,6 +22,7 @@ from palace.recall.scan_state import SESSIONS_DIR, RefreshStats, Stamp
 from palace.recall.schema import SCHEMA, TABLES, chunks, index_version
 from palace.recall.scope import Scope
 from palace.recall.sources import FileKind, FileMeta, classify, stat_folder
+from palace.recall.tuning import DEFAULT, Tuning
 
 BATCH_FILES = 200  # files re-indexed per write transaction (keeps the write lock short)
 BUSY_SECONDS = 15.0  # how long a use of the index waits for another process's lock
@@ -70,8 +71,9 @@ def _is_busy(exc: sqlite3.Error) -> bool:
 class RecallIndex:
     """Search over `home`'s archives, journals and memories.md; index in home/.index/recall.sqlite3."""
 
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, *, tuning: Tuning = DEFAULT) -> None:
         self.home = Path(home)
+        self.tuning = tuning  # how searches rank and pick what they show (the bench passes others in)
         self.path = PalacePaths(self.home).index / "recall.sqlite3"
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
@@ -192,7 +194,7 @@ class RecallIndex:
         `exclude` names sources to leave out (e.g. the live session, whose words the model has); `wings`
         the wings searched besides everything wing-less (None: every wing). Memory entries that were reused
         (recalled, confirmed: .index/reuse.json) rank a little higher."""
-        request = rank.parse_query(query, limit, since, until, exclude, Scope.of(wings), self._uses())
+        request = rank.parse_query(query, limit, since, until, exclude, Scope.of(wings), self._uses(), self.tuning)
         with self._lock:
             with contextlib.suppress(RecallError):  # a failed catch-up still leaves a usable index
                 self.refresh()

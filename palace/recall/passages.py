@@ -2,28 +2,26 @@
 
 A question and its answer are two turns, and the words of a recall query are mostly in the question ("do
 you have any pets?"), so a matched turn is shown with the turn after it (and the one after that when the
-next turn is itself a question: "No way! What kind?") and the turn before it. Each excerpt carries a value,
-its share of what the hit's best document is worth, which format_hits uses to pack the output.
+next turn is itself a question: "No way! What kind?") and the turn before it. Which documents are shown is
+a turn-level choice among all of the session's (`_valued`): by their match, and when the matches cover little
+of the query, by their salience too. Each excerpt carries a value (0..1), which format_hits uses to pack the
+output.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from palace.recall.schema import DOC_BITS, chunks
 from palace.recall.sources import DocKind, memory_room, superseded_room
 from palace.recall.text import QueryTerm, snippet
+from palace.recall.tuning import DEFAULT, Tuning
 
 EXCERPT_CHARS = 700  # a matched document is cut to about this many characters around the query's words
 NEIGHBOUR_CHARS = 500  # a turn shown for its neighbour: its start (after) or its end (before)
-MAX_CENTRES = 4  # matched documents of one source offered for showing
-CENTRE_FLOOR = 0.2  # ... each scoring at least this share of the source's best
-AFTER = 0.7  # value of the turn after a matched one, as a share of that one's
-AFTER_QUESTION = 0.9  # ... when the matched turn asks something: the answer follows
-SECOND_AFTER = 0.6  # the turn after that, when the turn after asks a question itself
-BEFORE = 0.5  # the turn before a matched one
 _REACH = 3  # document numbers looked at on each side (a document without terms is not stored)
 _TURNS = (DocKind.USER, DocKind.ASSISTANT)
 
@@ -58,13 +56,13 @@ class Excerpt:
     entry: str | None = None  # a current memory entry's whole text (as stored): what its reuse is counted by
 
 
-@dataclass(frozen=True)
-class Scored:
+class Scored(NamedTuple):
     """A matched document of a source, as the search scored it."""
 
     score: float
     rowid: int
     kind: str
+    mask: int = 0  # the query terms it holds (Weights bits)
 
 
 def _texts(conn: sqlite3.Connection, rowids: Collection[int]) -> dict[int, tuple[str, str]]:
@@ -92,42 +90,77 @@ def _asks(text: str) -> bool:
     return "?" in text or "？" in text
 
 
-def excerpts(conn: sqlite3.Connection, docs: list[Scored], terms: Collection[QueryTerm]) -> list[Excerpt]:
-    """The excerpts a source offers: its best documents and their neighbouring turns, valued."""
+class Salience(NamedTuple):
+    """How a source's documents say things of their own (salience.py), and how little its matches say: the
+    most of the query any one of them covers."""
+
+    of: Mapping[int, float]  # rowid -> salience
+    strength: float
+
+
+def _valued(docs: list[Scored], tuning: Tuning, salient: Salience | None) -> list[Scored]:
+    """The documents valued 0..1 for showing: a score's share of the best one's; when no document covers much of
+    the query, partly its salience's share of the most salient one's instead (a turn-level choice), so that a
+    session found by a date or a name shows what was said in it, not its greetings."""
+    best = max(d.score for d in docs) or 1.0
+    mix = tuning.salience_weight * (1.0 - salient.strength) if salient is not None else 0.0
+    top = max((salient.of.get(d.rowid, 0.0) for d in docs), default=0.0) if salient is not None else 0.0
+    if salient is None or mix <= 0 or top <= 0:
+        return [d._replace(score=d.score / best) for d in docs]
+    return [d._replace(score=(1 - mix) * d.score / best + mix * salient.of.get(d.rowid, 0.0) / top) for d in docs]
+
+
+class _Values:
+    """The excerpts chosen so far: rowid -> (value, side), a document's best value kept, a matched one side 0."""
+
+    def __init__(self, texts: dict[int, tuple[str, str]]) -> None:
+        self.texts = texts
+        self.values: dict[int, tuple[float, int]] = {}
+
+    def offer(self, rowid: int | None, value: float, side: int) -> None:
+        if rowid is None or rowid not in self.texts or value <= 0:
+            return
+        old = self.values.get(rowid)
+        if old is None or value > old[0]:
+            self.values[rowid] = (value, 0 if old is not None and old[1] == 0 else side)
+
+    def centre(self, doc: Scored, tuning: Tuning) -> None:
+        """A matched (or salient) document, and the turns around it at their shares of its value."""
+        self.values[doc.rowid] = (max(doc.score, self.values.get(doc.rowid, (0.0, 0))[0]), 0)
+        if doc.kind not in _TURNS or doc.rowid not in self.texts:
+            return
+        after = _near(doc.rowid, self.texts, 1)
+        self.offer(after, doc.score * (tuning.after_question if _asks(self.texts[doc.rowid][1]) else tuning.after), 1)
+        if after is not None and _asks(self.texts[after][1]):
+            self.offer(_near(after, self.texts, 1), doc.score * tuning.second_after, 1)
+        self.offer(_near(doc.rowid, self.texts, -1), doc.score * tuning.before, -1)
+
+
+def excerpts(
+    conn: sqlite3.Connection,
+    docs: list[Scored],
+    terms: Collection[QueryTerm],
+    tuning: Tuning = DEFAULT,
+    salient: Salience | None = None,
+) -> list[Excerpt]:
+    """The excerpts a source offers: its most valuable documents (_valued) and their neighbouring turns."""
     if not docs:
         return []
-    ranked = sorted(docs, key=lambda d: (-d.score, d.rowid))
-    best = ranked[0].score or 1.0
-    centres = [d for d in ranked[:MAX_CENTRES] if d.score >= CENTRE_FLOOR * best]
+    ranked = sorted(_valued(docs, tuning, salient), key=lambda d: (-d.score, d.rowid))
+    best = ranked[0].score
+    centres = [d for d in ranked[: tuning.max_centres] if d.score >= tuning.centre_floor * best and d.score > 0]
     wanted = {d.rowid for d in centres}
     for d in centres:
         if d.kind in _TURNS:
             wanted |= {d.rowid + i for i in range(-_REACH, 2 * _REACH + 1)}  # the turn after the next too
-    texts = _texts(conn, wanted)
-    values: dict[int, tuple[float, int]] = {}  # rowid -> (value, side)
-
-    def offer(rowid: int | None, value: float, side: int) -> None:
-        if rowid is None or rowid not in texts or value <= 0:
-            return
-        old = values.get(rowid)
-        if old is None or value > old[0]:
-            values[rowid] = (value, 0 if old is not None and old[1] == 0 else side)
-
+    chosen = _Values(_texts(conn, wanted))
     for d in centres:
-        value = d.score / best
-        values[d.rowid] = (max(value, values.get(d.rowid, (0.0, 0))[0]), 0)
-        if d.kind not in _TURNS or d.rowid not in texts:
-            continue
-        after = _near(d.rowid, texts, 1)
-        offer(after, value * (AFTER_QUESTION if _asks(texts[d.rowid][1]) else AFTER), 1)
-        if after is not None and _asks(texts[after][1]):
-            offer(_near(after, texts, 1), value * SECOND_AFTER, 1)
-        offer(_near(d.rowid, texts, -1), value * BEFORE, -1)
+        chosen.centre(d, tuning)
     out = []
-    for rowid, (value, side) in values.items():
-        if rowid not in texts:
+    for rowid, (value, side) in chosen.values.items():
+        if rowid not in chosen.texts:
             continue
-        kind, text = texts[rowid]
+        kind, text = chosen.texts[rowid]
         entry = text if memory_room(kind) is not None else None
         out.append(Excerpt(rowid, role(kind), _cut(text, terms, side), round(value, 4), side, entry))
     return sorted(out, key=lambda e: e.rowid)

@@ -9,7 +9,7 @@ from itertools import chain
 from pathlib import Path
 from typing import NamedTuple
 
-from palace.recall.schema import DOC_BITS, pack_all, unpack_terms
+from palace.recall.schema import ANY_TERM, DOC_BITS, pack_all, unpack_terms
 from palace.recall.sources import FileKind, FileMeta, read_file
 from palace.recall.text import tokenize
 
@@ -76,6 +76,9 @@ def _prepare(home: Path, rel: str, meta: FileMeta, doc_terms: list[str], held_te
     held = set().union(*sets)
     doc_terms += chain.from_iterable(sets)
     held_terms += held
+    if numbers:  # the documents and files that hold a term: what a term's share of them is taken of
+        doc_terms += [ANY_TERM] * len(numbers)
+        held_terms.append(ANY_TERM)
     return Prepared(parsed.size, parsed.mtime_ns, parsed.day, " ".join(parsed.wings), prepared, " ".join(held))
 
 
@@ -85,7 +88,11 @@ def counts(ready: Prepared) -> Counter[str]:
 
 
 def held_counts(terms: list[str]) -> Counter[str]:
-    """term -> how many of these documents (each a space-separated terms string) hold it."""
+    """term -> how many of these documents (each a space-separated terms string) hold it, and ANY_TERM -> how
+    many hold a term."""
     held = Counter(chain.from_iterable(set(text.split(" ")) for text in terms))
     held.pop("", None)
+    holding = sum(1 for text in terms if text.strip())
+    if holding:
+        held[ANY_TERM] = holding
     return held

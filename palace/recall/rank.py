@@ -4,53 +4,45 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date
 from typing import NamedTuple
 
-from palace.errors import RecallError
 from palace.memory.reuse import key_of
 from palace.paths import MEMORIES, SUPERSEDED
 from palace.recall import passages
-from palace.recall.dates import DateHint, query_date
-from palace.recall.passages import Excerpt, Scored, where
+from palace.recall.dates import DateHint
+from palace.recall.passages import Excerpt, Salience, Scored, where
+from palace.recall.query import MAX_LIMIT, MAX_QUERY_CHARS, MIN_SHORTLIST, SHORTLIST, Query, parse_query
+from palace.recall.salience import salience
 from palace.recall.schema import DOC_BITS, chunks, unpack_terms
-from palace.recall.scope import EVERY_WING, Scope
-from palace.recall.sources import SUPERSEDED_PREFIX, DocKind, entry_wing, is_entry, memory_room, superseded_room
-from palace.recall.text import QueryTerm, filler_terms, match_expression, query_terms, snippet
+from palace.recall.score import Candidate, Group, score
+from palace.recall.sources import entry_wing, is_entry, memory_room, superseded_room
+from palace.recall.text import match_expression, snippet
 from palace.recall.weights import IndexCache, Weights, weigh
 
-__all__ = ["IndexCache", "Query", "RecallHit", "neg_date", "parse_query", "search", "where"]
+__all__ = [
+    "MAX_LIMIT",
+    "MAX_QUERY_CHARS",
+    "MIN_SHORTLIST",
+    "SHORTLIST",
+    "IndexCache",
+    "Query",
+    "RecallHit",
+    "neg_date",
+    "parse_query",
+    "search",
+    "where",
+]
 
-MAX_LIMIT = 20
-MAX_QUERY_CHARS = 1000
 SHORTLIST_TERMS = 6  # the heaviest query terms that shortlist files (all count when they are scored)
-SHORTLIST = 2  # sessions scored exactly per requested result (at least MIN_SHORTLIST)
-MIN_SHORTLIST = 10
 
-# Relative weight of a document by kind before aggregation.
-_KIND_WEIGHT: dict[str, float] = {DocKind.SUMMARY: 1.6, DocKind.USER: 1.0, DocKind.ASSISTANT: 0.9}
-_MEMORY_WEIGHT = 1.0
-_SUPERSEDED_WEIGHT = 0.5  # an entry that was replaced or forgotten: found, but after what holds now
-_BELOW_CURRENT = 0.99  # ... and never above a current entry of its room that the query finds
+_BELOW_CURRENT = 0.99  # a superseded entry never ranks above a current entry of its room that the query finds
 _REUSE_BOOST = 0.1  # a memory entry scores this much more per doubling of its uses (recalled, confirmed) ...
 _REUSE_DOUBLINGS = 3.0  # ... up to this many doublings (+30% at 7 uses)
-_DECAY = 0.15  # weight of the n-th best document of a session: _DECAY ** n (0.5 and 0.3 ranked worse)
 _MAX_DOCS_PER_SOURCE = 6
-_K1, _B = 1.2, 0.75  # BM25 term-frequency saturation and length normalisation
-_ECHO_WORDS = 4  # a document adding fewer words than this to the query's is (partly) an echo ...
-_ECHO_LENGTH = 24  # ... a longer document (in terms) always says enough of its own
-_ECHO_FLOOR = 0.25  # ... and scores down to this share: "So cute! I love your turtles!" is no answer
-SHOWN_COVERAGE = 1.0  # for showing, a document's score times its coverage of the query to this power
-ECHO_IN_RANK = (
-    False  # echoes are scored down for showing only: for ranking, a session that keeps talking about it counts
-)
-_COVERAGE_FLOOR = 0.2  # score factor (squared) of a source covering almost none of the query
 _RECENCY = 0.02  # at most +2% for today's sessions, fading over months
-_DATE_BOOST = 1.0  # a session in the time the query names ("in June") scores this much more ...
-_DAY_BOOST = 2.0  # ... or this much, on the very day it names ("on 3 June 2023")
-DROP_DATE_WORDS = True
 _UNDATED_AGE = 3650  # days: a source without a readable date counts as ten years old
 
 
@@ -75,85 +67,12 @@ def neg_date(day: str) -> int:
         return 0
 
 
-# -- the request -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Query:
-    """A validated search request."""
-
-    terms: list[QueryTerm]
-    limit: int
-    since: date | None
-    until: date | None
-    exclude: frozenset[str]  # sources left out (e.g. the live session)
-    hint: DateHint | None = None  # a time the query's words name: a boost, not a filter
-    scope: Scope = EVERY_WING  # the wings searched (with everything wing-less)
-    reuse: Mapping[str, int] = field(default_factory=dict)  # reuse.key_of(path, content) -> uses of an entry
-
-    @property
-    def low(self) -> str:
-        """The earliest date wanted, as a comparable YYYY-MM-DD string."""
-        return _day(self.since).isoformat() if self.since is not None else ""
-
-    @property
-    def high(self) -> str:
-        """The latest date wanted, as a comparable YYYY-MM-DD string."""
-        return _day(self.until).isoformat() if self.until is not None else "9999"
-
-    @property
-    def shortlist(self) -> int:
-        """How many session files are scored exactly."""
-        return max(MIN_SHORTLIST, SHORTLIST * self.limit)
-
-
-def parse_query(
-    query: object,
-    limit: object,
-    since: object,
-    until: object,
-    exclude: Collection[str],
-    scope: Scope = EVERY_WING,
-    reuse: Mapping[str, int] | None = None,
-) -> Query:
-    """The request checked, with a clear RecallError for anything a caller (or the model) got wrong."""
-    if not isinstance(query, str) or not query.strip():
-        raise RecallError("recall query is empty: give a few words to search for")
-    if len(query) > MAX_QUERY_CHARS:
-        raise RecallError(f"recall query is too long ({len(query)} characters; at most {MAX_QUERY_CHARS})")
-    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
-        raise RecallError(f"recall limit must be a whole number from 1 to {MAX_LIMIT}, not {limit!r}")
-    low, high = _date_or_none("since", since), _date_or_none("until", until)
-    if low is not None and high is not None and _day(low) > _day(high):
-        raise RecallError(f"recall since ({_day(low)}) is after until ({_day(high)})")
-    terms = query_terms(query)
-    if not terms:
-        shown = " ".join(query.split())[:80]
-        raise RecallError(f"recall query has no words to search for, only punctuation or symbols: {shown}")
-    hint = query_date(query)
-    if hint is not None and DROP_DATE_WORDS and not hint.relative:
-        # "in June" says when, not what: it is not searched for (unless nothing else is left)
-        terms = query_terms(query.replace(hint.phrase, " ", 1)) or terms
-    excluded = frozenset((exclude,) if isinstance(exclude, str) else exclude)
-    return Query(terms, limit, low, high, excluded, hint, scope, reuse or {})
-
-
-def _date_or_none(name: str, value: object) -> date | None:
-    if value is not None and not isinstance(value, date):
-        raise RecallError(f"recall {name} must be a date (YYYY-MM-DD), not {value!r}")
-    return value
-
-
-def _day(value: date) -> date:
-    return value.date() if isinstance(value, datetime) else value
-
-
 # -- the search, phase by phase --------------------------------------------------------------------
 
 
 def search(conn: sqlite3.Connection, query: Query, cache: IndexCache) -> list[RecallHit]:
     """The best query.limit sources for the query, from the index as it is."""
-    weights = weigh(conn, query.terms, cache)
+    weights = weigh(conn, query.terms, cache, query.tuning)
     if weights is None:
         return []
     entry_files = dict(conn.execute("SELECT path, id FROM file WHERE path IN (?, ?)", (MEMORIES, SUPERSEDED)))
@@ -161,8 +80,9 @@ def search(conn: sqlite3.Connection, query: Query, cache: IndexCache) -> list[Re
     rows = _read_candidates(conn, query, shortlisted, cache)
     entries = _read_entries(conn, query, weights, entry_files)
     sources = _sources(conn, cache, {r.rowid >> DOC_BITS for r in [*rows, *entries.rows]})
-    groups = _score([*rows, *entries.rows], sources, weights, query, entries.boosts)
-    return _hits(conn, _rank(groups, weights, query)[: query.limit], weights)
+    scoring = score([*rows, *entries.rows], sources, weights, query, entries.boosts)
+    ranked = _rank(scoring.groups, weights, query)[: query.limit]
+    return _hits(conn, ranked, weights, query, _Shown(scoring.documents, cache))
 
 
 def _shortlist(conn: sqlite3.Connection, query: Query, weights: Weights, entry_files: list[int]) -> list[int]:
@@ -191,7 +111,8 @@ def _shortlist(conn: sqlite3.Connection, query: Query, weights: Weights, entry_f
     ranked = list(found.items())
     if query.hint is not None and ranked:
         days = _days(conn, [f for f, _e in ranked])
-        ranked = [(f, e * (_boost(query.hint) if query.hint.matches(days.get(f, "")) else 1.0)) for f, e in ranked]
+        boost = _boost(query)
+        ranked = [(f, e * (boost if query.hint.matches(days.get(f, "")) else 1.0)) for f, e in ranked]
     ranked.sort(key=lambda fe: (-fe[1], -fe[0]))
     return [file_id for file_id, _estimate in ranked[: query.shortlist]]
 
@@ -216,9 +137,14 @@ def _days(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
     return days
 
 
-def _boost(hint: DateHint) -> float:
+def _boost(query: Query) -> float:
     """The score factor of a session in the time a query names."""
-    return 1.0 + (_DAY_BOOST if hint.low and hint.low == hint.high else _DATE_BOOST)
+    hint: DateHint | None = query.hint
+    if hint is None:
+        return 1.0
+    if hint.low and hint.low == hint.high:
+        return 1.0 + query.tuning.day_boost
+    return 1.0 + (query.tuning.range_boost if hint.low and not hint.relative else query.tuning.date_boost)
 
 
 def _file_filters(query: Query) -> tuple[list[str], list[object]]:
@@ -235,15 +161,6 @@ def _file_filters(query: Query) -> tuple[list[str], list[object]]:
         conditions.append(f"f.source NOT IN ({','.join('?' * len(query.exclude))})")
         values.extend(sorted(query.exclude))
     return conditions, values
-
-
-class Candidate(NamedTuple):
-    """A document read for exact scoring."""
-
-    rowid: int
-    day: str
-    kind: str
-    terms: str  # its index terms, space-separated
 
 
 def _read_candidates(
@@ -303,122 +220,31 @@ def _sources(conn: sqlite3.Connection, cache: IndexCache, ids: Iterable[int]) ->
     return cache.sources
 
 
-@dataclass
-class _Group:
-    """The candidate documents of one source (a session, or one memory room) during a search."""
-
-    source: str
-    docs: list[Scored]  # scored for showing: echoes down
-    mask: int  # bit i: the query's i-th term occurs in some document of the source
-    best: float
-    rowid: int  # the best document
-    kind: str
-    date: str
-    best_mask: int
-    ranking: list[float]  # scored for ranking the source
-
-    def add(self, doc: Candidate, score: float, mask: int, shown: float) -> None:
-        self.docs.append(Scored(shown, doc.rowid, doc.kind))
-        self.ranking.append(score)
-        self.mask |= mask
-        if score > self.best:
-            self.best, self.rowid, self.kind, self.date, self.best_mask = score, doc.rowid, doc.kind, doc.day, mask
-
-
-class _Probe(NamedTuple):
-    bit: int
-    text: str  # " term " (" term" for a prefix), counted in a document's terms with a space each side of each
-    weight: float
-    term: str
-
-
-def _score(
-    rows: list[Candidate], sources: dict[int, str], weights: Weights, query: Query, boosts: dict[int, float]
-) -> dict[str, _Group]:
-    """3. Score the candidates exactly: BM25 over every query term (term frequency, length), summaries
-    weighted up, echoes (short documents that say little beyond the query's words) down, superseded entries
-    down and reused ones up, gathered per source (a session, or one room of memories.md or superseded.md)."""
-    probes = [
-        _Probe(n.bit, f" {n.term.text}" if n.term.prefix else f" {n.term.text} ", n.weight, n.term.text)
-        for n in weights.needles
-    ]
-    lengths = [doc.terms.count(" ") + 1 for doc in rows]
-    average = sum(lengths) / len(lengths) if lengths else 1.0
-    low, high = query.low, query.high
-    groups: dict[str, _Group] = {}
-    for doc, length in zip(rows, lengths, strict=True):
-        source = sources.get(doc.rowid >> DOC_BITS)
-        if source is None or not low <= doc.day <= high:
-            continue
-        score, mask, matched = _bm25(doc.terms, length, average, probes)
-        if not mask:
-            continue
-        score *= _kind_weight(doc.kind) * boosts.get(doc.rowid, 1.0)
-        shown = score * _echo_factor(doc.terms, matched) if length <= _ECHO_LENGTH else score
-        shown *= weights.coverage(mask) ** SHOWN_COVERAGE
-        if ECHO_IN_RANK:
-            score = shown
-        name = f"{source}\0{doc.kind}" if is_entry(doc.kind) else source  # one result per room
-        group = groups.get(name)
-        if group is None:
-            group = groups[name] = _Group(source, [], 0, -1.0, doc.rowid, doc.kind, doc.day, mask, [])
-        group.add(doc, score, mask, shown)
-    return groups
-
-
-def _kind_weight(kind: str) -> float:
-    weight = _KIND_WEIGHT.get(kind)
-    if weight is not None:
-        return weight
-    return _SUPERSEDED_WEIGHT if kind.startswith(SUPERSEDED_PREFIX) else _MEMORY_WEIGHT
-
-
-def _bm25(terms: str, length: float, average: float, probes: list[_Probe]) -> tuple[float, int, list[str]]:
-    """The BM25 score of one document's terms, the bits of the query terms it holds, and the terms found."""
-    padded = f" {terms.replace(' ', '  ')} "  # non-overlapping counts miss " t " twice in " t t "
-    norm = _K1 * (1 - _B + _B * length / average)
-    mask = 0
-    score = 0.0
-    matched: list[str] = []
-    for probe in probes:
-        tf = padded.count(probe.text)
-        if tf:
-            mask |= probe.bit
-            score += probe.weight * tf * (_K1 + 1) / (tf + norm)
-            matched.append(probe.term)
-    return score, mask, matched
-
-
-def _echo_factor(terms: str, matched: list[str]) -> float:
-    """1 for a document that says something beyond the query's words; less for an echo of them."""
-    novel = filler_terms().novelty(terms, matched)
-    if novel >= _ECHO_WORDS:
-        return 1.0
-    return _ECHO_FLOOR + (1 - _ECHO_FLOOR) * novel / _ECHO_WORDS
-
-
 class _Ranked(NamedTuple):
     score: float
     ordinal: int  # the source's date (0 if unreadable)
-    group: _Group
+    group: Group
 
 
-def _rank(groups: dict[str, _Group], weights: Weights, query: Query) -> list[_Ranked]:
+def _rank(groups: dict[str, Group], weights: Weights, query: Query) -> list[_Ranked]:
     """4. Rank the sources: a diminishing sum of each one's best documents times its coverage of the
     query, more for a session of the date the query names, with a mild preference for recent ones;
     newer first among equal scores."""
     today = date.today().toordinal()
+    tuning = query.tuning
+    boost = _boost(query)
     ranked: list[_Ranked] = []
     for group in groups.values():
         scores = sorted(group.ranking, reverse=True)[:_MAX_DOCS_PER_SOURCE]
-        aggregate = sum(value * _DECAY**i for i, value in enumerate(scores))
-        score = aggregate * (_COVERAGE_FLOOR + (1 - _COVERAGE_FLOOR) * weights.coverage(group.mask)) ** 2
+        aggregate = sum(value * tuning.decay**i for i, value in enumerate(scores))
+        floor = tuning.coverage_floor
+        value = aggregate * (floor + (1 - floor) * weights.coverage(group.mask)) ** 2
         ordinal = -neg_date(group.date)
         age = max(0, today - ordinal) if ordinal else _UNDATED_AGE
-        score *= 1.0 + _RECENCY / (1.0 + age / 90.0)
+        value *= 1.0 + _RECENCY / (1.0 + age / 90.0)
         if query.hint is not None and query.hint.matches(group.date):
-            score *= _boost(query.hint)
-        ranked.append(_Ranked(score, ordinal, group))
+            value *= boost
+        ranked.append(_Ranked(value, ordinal, group))
     ranked = _below_current(ranked)
     ranked.sort(key=lambda r: (-r.score, -r.ordinal))
     return ranked
@@ -442,27 +268,63 @@ def _below_current(ranked: list[_Ranked]) -> list[_Ranked]:
     return out
 
 
-def _hits(conn: sqlite3.Connection, ranked: list[_Ranked], weights: Weights) -> list[RecallHit]:
+class _Shown(NamedTuple):
+    """What choosing a hit's excerpts reads besides its matched documents."""
+
+    documents: dict[str, list[Candidate]]  # every document of each session read
+    cache: IndexCache
+
+
+_MIN_MIX = 0.05  # a hit whose salience would weigh less than this in its excerpts' values is shown by its matches
+
+
+def _hits(
+    conn: sqlite3.Connection, ranked: list[_Ranked], weights: Weights, query: Query, shown: _Shown
+) -> list[RecallHit]:
     """5. The hits: each source's best document, shortened around the query terms it holds, and the
-    excerpts to show (its best documents and the turns around them)."""
+    excerpts to show (its best documents and the turns around them; in a session whose messages hold little
+    of the query, also the messages that say the most of their own)."""
+    salient = _salient(conn, ranked, weights, query, shown)
     hits: list[RecallHit] = []
-    for score, _ordinal, group in ranked:
+    for value, _ordinal, group in ranked:
         row = conn.execute(
             "SELECT d.text, f.wings FROM doc AS d JOIN file AS f ON f.id = d.file_id WHERE d.id = ?", (group.rowid,)
         ).fetchone()
         text, file_wings = (str(row[0]), str(row[1])) if row else ("", "")
         wing = entry_wing(group.kind)
         wings = ((wing,) if wing else ()) if is_entry(group.kind) else tuple(file_wings.split())
-        shown = [n.term for n in weights.needles if group.best_mask & n.bit]
+        terms = [n.term for n in weights.needles if group.best_mask & n.bit]
+        docs, salience_of = group.docs, salient.get(group.source)
+        if salience_of is not None:  # its unmatched documents may be shown for their salience
+            matched = {d.rowid for d in docs}
+            docs = docs + [
+                Scored(0.0, d.rowid, d.kind) for d in shown.documents[group.source] if d.rowid not in matched
+            ]
         hits.append(
             RecallHit(
                 source=group.source,
                 date=group.date,
-                snippet=snippet(text, shown or weights.present),
-                score=round(score, 4),
+                snippet=snippet(text, terms or weights.present),
+                score=round(value, 4),
                 where=where(group.kind),
-                excerpts=passages.excerpts(conn, group.docs, weights.present),
+                excerpts=passages.excerpts(conn, docs, weights.present, query.tuning, salience_of),
                 wings=wings,
             )
         )
     return hits
+
+
+def _salient(
+    conn: sqlite3.Connection, ranked: list[_Ranked], weights: Weights, query: Query, shown: _Shown
+) -> dict[str, Salience]:
+    """source -> the salience of its documents, for the sessions whose matches cover little of the query."""
+    strengths: dict[str, float] = {}
+    for r in ranked:
+        strength = max(weights.coverage(d.mask) for d in r.group.docs)
+        if not is_entry(r.group.kind) and query.tuning.salience_weight * (1 - strength) >= _MIN_MIX:
+            strengths[r.group.source] = strength
+    terms = {d.rowid: d.terms for source in strengths for d in shown.documents.get(source, [])}
+    if not terms:
+        return {}
+    of = salience(conn, terms, shown.cache)
+    return {source: Salience(of, strength) for source, strength in strengths.items()}

@@ -71,3 +71,25 @@ def wing_label(wings: Sequence[str]) -> str:
     if not wings:
         return "no wing"
     return ("wing " if len(wings) == 1 else "wings ") + ", ".join(wings)
+
+
+def left_out(found: Iterable[Sequence[str]], scope: Scope) -> dict[str, int]:
+    """Of the wings of each hit of an every-wing search, what the scope leaves out: hits per wing, most first."""
+    counts: dict[str, int] = {}
+    for wings in found:
+        if not scope.allows(wings):
+            for wing in dict.fromkeys(wings):
+                counts[wing] = counts.get(wing, 0) + 1
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0].casefold())))
+
+
+def left_out_note(total: int, per_wing: dict[str, int], *, more: bool = False) -> str:
+    """What a scoped search says of the matches other wings hold, and how to see them ("" for none):
+    `(12 more matches in other wings: ifai 9, alice 3 — add --all-wings, or --wing ifai)`."""
+    if total <= 0 or not per_wing:
+        return ""
+    counted = f"at least {total}" if more else str(total)
+    matches = "match" if total == 1 and not more else "matches"
+    wings = ", ".join(f"{wing} {count}" for wing, count in per_wing.items())
+    where = "another wing" if len(per_wing) == 1 else "other wings"
+    return f"({counted} more {matches} in {where}: {wings} — add --all-wings, or --wing {next(iter(per_wing))})"

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-import re
 import stat
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from palace.archives import NO_SUMMARY, read_archive
 from palace.memory.files import read_fd
 from palace.memory.halls import is_valid_wing
 from palace.memory.secrets import redact
+from palace.paths import session_file
 from palace.recall.records import journal_records
 from palace.recall.redaction import redact_all
 from palace.recall.scan_state import Snapshot, Stamp, growing, recent_ns
@@ -24,8 +24,6 @@ if TYPE_CHECKING:
     from palace.memory.document import Entry
 
 MAX_DOC_CHARS = 20_000  # a pasted log is indexed (and shown) up to this many characters
-
-_SESSION_FILE = re.compile(r"^(\d{4}-\d{2}-\d{2})-([0-9A-Za-z]{1,32})\.(jsonl|md)$")
 
 
 class FileKind(StrEnum):
@@ -185,70 +183,22 @@ def _parse_journal(data: bytes, day: str) -> tuple[list[Doc], str, tuple[str, ..
     return docs, day, wings
 
 
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-_ITEM = re.compile(r"^\s{0,3}[-*+]\s+(?:\[(\d{4}-\d{2}-\d{2})\]\s*)?(.*\S)\s*$")
-_BOLD_PATH = re.compile(r"^\*\*(.+?)\*\*:?\s*")
-_STARTED = re.compile(r"^- Started:\s*(\d{4}-\d{2}-\d{2})\b", re.M)
-_WINGS_LINE = re.compile(r"^- Wings?:[ \t]*(.*?)[ \t]*$", re.M)
-_NO_SUMMARY = "(no summary)"  # what an archive says when it has none: nothing to index
-
-
-def _sections(text: str) -> dict[str, list[str]]:
-    """The lines under each level-2 heading of an archive (case-folded name), fenced code kept whole."""
-    sections: dict[str, list[str]] = {}
-    current: str | None = None
-    fence: str | None = None
-    for line in text.splitlines():
-        marker = _FENCE.match(line)
-        if marker and (fence is None or marker.group(1)[0] == fence):
-            fence = None if fence else marker.group(1)[0]
-        heading = _HEADING.match(line) if fence is None else None
-        if heading and len(heading.group(1)) == 2:
-            current = heading.group(2).strip().casefold()
-            sections.setdefault(current, [])
-        elif heading and len(heading.group(1)) == 1:
-            continue
-        elif current is not None:
-            sections[current].append(line)
-    return sections
-
-
-def _archive_day(text: str, day: str) -> str:
-    """The archive header's `- Started:` date (before its first section), else the file name's."""
-    head = text.split("\n## ", 1)[0]
-    match = _STARTED.search(head)
-    if match is not None:
-        with contextlib.suppress(ValueError):
-            return date.fromisoformat(match.group(1)).isoformat()
-    return day
-
-
-def _archive_wings(text: str) -> tuple[str, ...]:
-    """The archive header's `- Wing: alpha, beta` (before its first section); `(none)` or no line: none."""
-    match = _WINGS_LINE.search(text.split("\n## ", 1)[0])
-    if match is None or match.group(1).startswith("("):
-        return ()
-    return _wing_names(match.group(1).split(","))
-
-
-def _parse_archive(text: str, day: str) -> tuple[list[Doc], str]:
-    day = _archive_day(text, day)
-    sections = _sections(text)
+def _parse_archive(text: str, day: str) -> tuple[list[Doc], str, tuple[str, ...]]:
+    """An archive's summary document (its summary and memory lines), its day and its wings. A stand-in for a
+    summary the model never wrote is not indexed: what it quotes is in the journal already."""
+    archive = read_archive(text)
+    day = archive.day or day
     parts: list[str] = []
-    summary = "\n".join(sections.get("summary", [])).strip()
-    if summary and summary != _NO_SUMMARY:
-        parts.append(summary)
-    for line in sections.get("memories extracted", []):
-        item = _ITEM.match(line)
-        if item:
-            parts.append(_BOLD_PATH.sub(lambda m: m.group(1) + ": ", item.group(2)))
-    if not parts and not summary:  # a hand-written or unusual archive: index what it says, minus the header
-        known = {"token usage"}
-        body = [ln for name, lines in sections.items() if name not in known for ln in lines]
-        parts = [ln for ln in body if ln.strip() and ln.strip() not in (_NO_SUMMARY, "- (none)")]
-    text = _clip("\n".join(parts))
-    return ([Doc(DocKind.SUMMARY, day, redact(text))] if text else []), day
+    if archive.summary and not archive.stand_in:
+        parts.append(archive.summary)
+    for memory in archive.memories:
+        line = f"{memory.path}: {memory.content}" if memory.path else memory.content
+        parts.append(f"{line} ({memory.how})" if memory.how else line)
+    if not parts and "summary" not in archive.sections:  # hand-written or unusual: what it says, minus the header
+        body = [ln for name, lines in archive.sections.items() if name != "token usage" for ln in lines]
+        parts = [ln for ln in body if ln.strip() and ln.strip() not in (NO_SUMMARY, "- (none)")]
+    clipped = _clip("\n".join(parts))
+    return ([Doc(DocKind.SUMMARY, day, redact(clipped))] if clipped else []), day, _wing_names(archive.wings)
 
 
 def _entries(data: bytes) -> Iterator[tuple[Entry, str]]:
@@ -299,8 +249,7 @@ def read_file(path: Path, kind: FileKind, day: str) -> ParsedFile | None:
     if kind == FileKind.JOURNAL:
         docs, day, wings = _parse_journal(data, day)
     elif kind == FileKind.ARCHIVE:
-        text = data.decode("utf-8", "replace")
-        (docs, day), wings = _parse_archive(text, day), _archive_wings(text)
+        docs, day, wings = _parse_archive(data.decode("utf-8", "replace"), day)
     elif kind == FileKind.SUPERSEDED:
         docs = _parse_superseded(data, written)
     else:
@@ -400,13 +349,10 @@ def classify(name: str) -> SessionName | None:
     if name in _CLASSIFIED:
         return _CLASSIFIED[name]
     result = None
-    match = _SESSION_FILE.match(name)
-    if match is not None:
-        day, ident, ext = match.groups()
-        with contextlib.suppress(ValueError):
-            date.fromisoformat(day)
-            kind = FileKind.JOURNAL if ext == "jsonl" else FileKind.ARCHIVE
-            result = SessionName(kind, f"{day}-{ident}", day)
+    named = session_file(name)
+    if named is not None:
+        kind = FileKind.JOURNAL if named.kind == "journal" else FileKind.ARCHIVE
+        result = SessionName(kind, named.session_id, named.day)
     if len(_CLASSIFIED) < 1_000_000:
         _CLASSIFIED[name] = result
     return result

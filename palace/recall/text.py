@@ -31,7 +31,7 @@ class _Stems(dict[str, str]):
 
     def __missing__(self, word: str) -> str:
         w = _IRREGULAR.get(word, word)
-        if len(w) > 3 and w.isascii() and w.isalpha():
+        if len(w) > 3 and w.isascii() and w.isalpha() and w not in _UNSTEMMED:
             w = _final_e(_derivational(_verb_ending(_plural(w))))
         if len(self) < _STEMS_KEPT:
             self[word] = w
@@ -75,6 +75,18 @@ _IRREGULAR = {
 }  # fmt: skip
 
 
+_STEMMED_ENDINGS = ("s", "ed", "ing", "ment", "ion", "ly", "e")  # what the rules below take off or change
+
+
+def may_stem(word: str) -> bool:
+    """Whether stem() can make something else of a word: it has an ending the stemmer takes off, or is an
+    irregular form (any other word is its own stem)."""
+    return word.endswith(_STEMMED_ENDINGS) or word in _IRREGULAR
+
+
+_UNSTEMMED = frozenset({"news"})  # a word that is not the plural of another one it would meet ("new")
+
+
 def _plural(w: str) -> str:
     if w.endswith(("ies", "ied")) and len(w) > 4:  # cries, cried -> cry
         return w[:-3] + "y"
@@ -85,14 +97,18 @@ def _plural(w: str) -> str:
     return w
 
 
+_SHORT_E = re.compile(r"^[^aeiouy][aeiouy][^aeiouwxy]$")  # hik(e), cod(e), bak(e): a short stem lost its e
+
+
 def _verb_ending(w: str) -> str:
-    """-ing and -ed off a stem that keeps a vowel, a doubled consonant undone (running -> run)."""
+    """-ing and -ed off a stem that keeps a vowel, a doubled consonant undone (running -> run), the e of a
+    short stem put back (hiking, hiked -> hike, as the four-letter word keeps its e)."""
     for suffix in ("ing", "ed"):
         base = w[: -len(suffix)]
         if w.endswith(suffix) and len(base) >= 3 and _VOWEL.search(base):
             if len(base) > 3 and base[-1] == base[-2] and base[-1] not in "lsz" and base[-1] not in "aeiou":
                 return base[:-1]
-            return base
+            return base + "e" if _SHORT_E.match(base) else base
     return w
 
 
@@ -277,7 +293,8 @@ _EN_STOP = frozenset(
         a about above after again against ago all also am an and any anything are as at back be because
         been before being below between both but by can could d did do does doing don done down during each
         either else ever few for from further get gets getting got had has have having he her here hers him
-        his how i if in into is it its itself just know let lets ll m me mention mentioned more most much
+        happen happened happens his how i if in into is it its itself just kind know let lets like likes ll m many me
+        mention mentioned more most much
         my myself need no nor not now of off on once one only or other our ours out over own please re
         recall remember s said same say says she should so some something still such t talk talked tell
         than thanks that the their them then there these they thing things think this those through to

@@ -8,12 +8,11 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from palace.recall import expand
-from palace.recall.schema import chunks
+from palace.recall.schema import ANY_TERM, chunks
 from palace.recall.text import QueryTerm
+from palace.recall.tuning import DEFAULT, Tuning
 
-# The related-words step (expand.RELATED), off: on the conversation evaluation it helped the tuning part
-# (recall@1 70.1% -> 75.4%) but not the held-out one (79.1% -> 77.4%); run.py --ablate measures it both ways.
-USE_RELATED = False
+_SMOOTH_FILES = 4  # added to the files counted when a term's share of them is taken: a small palace has no common terms
 
 
 @dataclass
@@ -22,6 +21,8 @@ class IndexCache:
 
     sources: dict[int, str] = field(default_factory=dict)  # file id -> source (ids are never reused)
     doc_count: int | None = None  # None: count again
+    file_count: int = 0  # files holding a term (valid with doc_count)
+    rarity: dict[str, float] = field(default_factory=dict)  # term -> its salience weight (valid with doc_count)
 
 
 class Needle(NamedTuple):
@@ -55,17 +56,36 @@ class Weights:
         return value
 
 
+class Held(NamedTuple):
+    """How many documents and files hold a term."""
+
+    docs: int
+    files: int
+
+
 def _idf(total: int, freq: int) -> float:
     return math.log(1 + (total - freq + 0.5) / (freq + 0.5))
 
 
-def weigh(conn: sqlite3.Connection, terms: list[QueryTerm], cache: IndexCache) -> Weights | None:
+def common_factor(files: int, all_files: int, tuning: Tuning) -> float:
+    """The weight factor of a term held by this many of all_files: 1, down to tuning.common_floor for a term
+    nearly every session holds (a name both speakers use in every greeting says nothing about which session)."""
+    share = files / (all_files + _SMOOTH_FILES)
+    if share <= tuning.common_share:
+        return 1.0
+    over = min(1.0, (share - tuning.common_share) / (1.0 - tuning.common_share))
+    return 1.0 - (1.0 - tuning.common_floor) * over
+
+
+def weigh(
+    conn: sqlite3.Connection, terms: list[QueryTerm], cache: IndexCache, tuning: Tuning = DEFAULT
+) -> Weights | None:
     """The terms' needles and weights, or None when no document holds any of them."""
-    freqs, total = frequencies(conn, terms, cache)
+    held, total = frequencies(conn, terms, cache)
     sizes: dict[int, int] = {}
     for term in terms:
         sizes[term.group] = sizes.get(term.group, 0) + 1
-    variants = _variants(conn, terms, freqs, cache)
+    variants = _variants(conn, terms, held, cache, tuning)
     needles: list[Needle] = []
     bit_weight: dict[int, float] = {}
     whole = 0.0
@@ -73,10 +93,15 @@ def weigh(conn: sqlite3.Connection, terms: list[QueryTerm], cache: IndexCache) -
         share = math.sqrt(sizes[term.group])
         found = variants.get(term, [])
         if not found:
-            whole += _idf(total, freqs[term]) / share  # a term nobody holds still counts in the whole
+            whole += _idf(total, held[term].docs) / share  # a term nobody holds still counts in the whole
             continue
         bit = 1 << len(bit_weight)
-        weighed = [Needle(v, bit, _idf(total, f) / share * factor, f) for v, factor, f in found]
+        weighed = [
+            Needle(
+                v, bit, _idf(total, h.docs) / share * factor * common_factor(h.files, cache.file_count, tuning), h.docs
+            )
+            for v, factor, h in found
+        ]
         bit_weight[bit] = max(n.weight for n in weighed)
         whole += bit_weight[bit]
         needles += weighed
@@ -86,49 +111,67 @@ def weigh(conn: sqlite3.Connection, terms: list[QueryTerm], cache: IndexCache) -
 
 
 def _variants(
-    conn: sqlite3.Connection, terms: list[QueryTerm], freqs: dict[QueryTerm, int], cache: IndexCache
-) -> dict[QueryTerm, list[tuple[QueryTerm, float, int]]]:
-    """Per query term, the index terms that stand for it: (term, weight factor, documents holding it)."""
-    out: dict[QueryTerm, list[tuple[QueryTerm, float, int]]] = {}
-    related: dict[QueryTerm, list[QueryTerm]] = {}
+    conn: sqlite3.Connection, terms: list[QueryTerm], held: dict[QueryTerm, Held], cache: IndexCache, tuning: Tuning
+) -> dict[QueryTerm, list[tuple[QueryTerm, float, Held]]]:
+    """Per query term, the index terms that stand for it: (term, weight factor, how many hold it)."""
+    out: dict[QueryTerm, list[tuple[QueryTerm, float, Held]]] = {}
+    related: dict[QueryTerm, list[tuple[QueryTerm, float]]] = {}
     for term in terms:
         found = out.setdefault(term, [])
-        if freqs[term] > 0:
-            found.append((term, 1.0, freqs[term]))
-        elif not term.prefix and expand.typo_candidate(term.text):
-            fixed = expand.correct(conn, term.text)
+        if held[term].docs > 0:
+            found.append((term, 1.0, held[term]))
+        elif not term.prefix and expand.typo_candidate(term.text, tuning.typo_min_letters):
+            fixed = expand.correct(conn, term.text, tuning.typo_min_letters)
             if fixed is not None:
-                found.append((QueryTerm(fixed[0], False, term.group), expand.TYPO_WEIGHT, fixed[1]))
-        if USE_RELATED and not term.prefix:
-            base = found[-1][0].text if found else term.text
-            related[term] = [QueryTerm(r, False, term.group) for r in expand.RELATED.get(base, ())]
-    extra = [r for rs in related.values() for r in rs]
+                found.append((QueryTerm(fixed[0], False, term.group), expand.TYPO_WEIGHT, Held(fixed[1], fixed[2])))
+        if tuning.related:
+            base = found[-1][0] if found else _misspelt(term, tuning)
+            related[term] = [
+                (QueryTerm(t.text, t.prefix, term.group), tuning.related_weight / len(words))
+                for words in expand.related(base)
+                for t in words
+            ]
+    extra = [r for rs in related.values() for r, _f in rs]
     if extra:
-        extra_freqs, _total = frequencies(conn, extra, cache)
+        extra_held, _total = frequencies(conn, extra, cache)
         for term, words in related.items():
-            out[term] += [(r, expand.RELATED_WEIGHT, extra_freqs[r]) for r in words if extra_freqs[r] > 0]
+            known = {v.text for v, _f, _h in out[term]}
+            out[term] += [(r, f, extra_held[r]) for r, f in words if extra_held[r].docs > 0 and r.text not in known]
     return out
+
+
+def _misspelt(term: QueryTerm, tuning: Tuning) -> QueryTerm:
+    """A term no document holds, as the related-words table spells it when it is one edit from a word there."""
+    if term.prefix or not expand.typo_candidate(term.text, tuning.typo_min_letters):
+        return term
+    fixed = expand.correct_related(term.text)
+    return term if fixed is None else QueryTerm(fixed, False, term.group)
 
 
 def frequencies(
     conn: sqlite3.Connection, terms: list[QueryTerm], cache: IndexCache
-) -> tuple[dict[QueryTerm, int], int]:
-    """How many documents hold each term (from the index's vocabulary), and how many there are."""
+) -> tuple[dict[QueryTerm, Held], int]:
+    """How many documents and files hold each term (from the index's vocabulary), and how many documents
+    there are (cache.file_count: files holding a term)."""
     if cache.doc_count is None:
-        cache.doc_count = int(conn.execute("SELECT count(*) FROM doc").fetchone()[0])
+        cache.rarity.clear()
+        row = conn.execute("SELECT docs, files FROM vocab WHERE term = ?", (ANY_TERM,)).fetchone()
+        cache.doc_count, cache.file_count = (int(row[0]), int(row[1])) if row else (0, 0)
     total = max(cache.doc_count, 1)
-    freqs: dict[QueryTerm, int] = {}
+    out: dict[QueryTerm, Held] = {}
     exact = sorted({t.text for t in terms if not t.prefix})
-    counts: dict[str, int] = {}
+    counts: dict[str, tuple[int, int]] = {}
     for chunk, marks in chunks(exact):
-        counts.update(conn.execute(f"SELECT term, docs FROM vocab WHERE term IN ({marks})", chunk).fetchall())
+        for term, docs, files in conn.execute(f"SELECT term, docs, files FROM vocab WHERE term IN ({marks})", chunk):
+            counts[term] = (int(docs), int(files))
     for term in terms:
         if term.prefix:
             row = conn.execute(
-                "SELECT sum(docs) FROM vocab WHERE term >= ? AND term < ?", (term.text, term.text + "\U0010ffff")
+                "SELECT sum(docs), max(files) FROM vocab WHERE term >= ? AND term < ?",
+                (term.text, term.text + "\U0010ffff"),
             ).fetchone()
-            count = int(row[0] or 0)
+            docs, files = int(row[0] or 0), int(row[1] or 0)
         else:
-            count = int(counts.get(term.text) or 0)
-        freqs[term] = max(0, min(count, total))
-    return freqs, total
+            docs, files = counts.get(term.text, (0, 0))
+        out[term] = Held(max(0, min(docs, total)), max(0, files))
+    return out, total

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from palace.archives import Archive, format_archive
 from palace.errors import StoreError
 from palace.memory.files import atomic_write
 from palace.memory.ops import normalise
@@ -17,30 +17,11 @@ from palace.sessions.journal import SESSION_ID_RE, Journal
 _BY_WORDS = {"model": "the model", "user": "the user"}
 
 
-def utc_offset(moment: datetime) -> str:
-    delta = moment.utcoffset()
-    minutes = int(delta.total_seconds() // 60) if delta is not None else 0
-    sign = "-" if minutes < 0 else "+"
-    minutes = abs(minutes)
-    return f"{sign}{minutes // 60:02d}:{minutes % 60:02d}"
-
-
-def format_time(moment: datetime) -> str:
-    """`2026-11-30 14:35 +00:00`, as in the archive header."""
-    return f"{moment:%Y-%m-%d %H:%M} {utc_offset(moment)}"
-
-
 # ---------------------------------------------------------------------- archive
 
 
 def archive_path(journal: Journal) -> Path:
     return journal.path.with_name(f"{journal.id}.md")
-
-
-def _summary_block(summary: str) -> str:
-    paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", redact(summary))]
-    paragraphs = [("\\" + p if p.startswith("#") else p) for p in paragraphs if p]
-    return "\n\n".join(paragraphs) or "(no summary)"
 
 
 def event_line(event: dict[str, Any], *, undone: bool = False) -> str:
@@ -69,21 +50,11 @@ def _undone(events: list[dict[str, Any]]) -> set[int]:
     return undone
 
 
-def _working_block(journal: Journal) -> list[str]:
-    """The working context the session ended with (goals, decisions, open questions), when it had one."""
-    working = Snapshot.from_json(journal.context).working
-    if working.empty:
-        return []
-    return ["## Working Context", *(redact(line) for line in working.lines()), ""]
-
-
 def render_archive(journal: Journal, *, ended: datetime | None = None, summary: str | None = None) -> str:
-    """The archive markdown (DESIGN 1.3)."""
-    ended = ended or journal.ended or journal.last_activity
+    """The archive markdown (DESIGN 1.3; the format is palace/archives.py's)."""
     match = SESSION_ID_RE.match(journal.id)
     day, short = (match.group(1), match.group(2)) if match else (f"{journal.started:%Y-%m-%d}", journal.id)
     text = summary if summary is not None else journal.summary
-    input_tokens, output_tokens = journal.usage
     seen: set[tuple[str, str]] = set()
     lines: list[str] = []
     undone = _undone(journal.memory_events)
@@ -93,28 +64,18 @@ def render_archive(journal: Journal, *, ended: datetime | None = None, summary: 
             continue  # the mark itself, or already listed (the model saved it, then extraction found it again)
         seen.add(key)
         lines.append(event_line(event, undone=n in undone))
-    parts = [
-        f"# Session {day} · {short}",
-        "",
-        f"- Started: {format_time(journal.started)}",
-        f"- Ended: {format_time(ended)}",
-        f"- Model: {journal.model}",
-        f"- Wing: {', '.join(journal.wings) or '(none)'}",
-        f"- Turns: {journal.turns}",
-        "",
-        "## Summary",
-        _summary_block(text or "(no summary)"),
-        "",
-        *_working_block(journal),
-        "## Token Usage",
-        f"- Input: {input_tokens:,}",
-        f"- Output: {output_tokens:,}",
-        f"- Total: {input_tokens + output_tokens:,}",
-        "",
-        "## Memories Extracted",
-        *(lines or ["- (none)"]),
-    ]
-    return "\n".join(parts) + "\n"
+    working = Snapshot.from_json(journal.context).working
+    working_lines = [] if working.empty else [redact(line) for line in working.lines()]
+    facts = Archive(
+        started=journal.started,
+        ended=ended or journal.ended or journal.last_activity,
+        model=journal.model,
+        wings=list(journal.wings),
+        turns=journal.turns,
+        summary=redact(text or ""),
+        usage=journal.usage,
+    )
+    return format_archive(facts, day=day, short=short, working_lines=working_lines, memory_lines=lines)
 
 
 def write_archive(journal: Journal, *, ended: datetime | None = None, summary: str | None = None) -> Path:

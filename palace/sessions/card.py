@@ -6,21 +6,19 @@ conversation, visibly, when the user asks.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from palace.archives import read_archive
 from palace.errors import StoreError
 from palace.memory.secrets import redact
+from palace.paths import session_file
 from palace.sessions.catalog import find_session
 from palace.sessions.context import Snapshot
-from palace.sessions.journal import Journal, parse_time, sessions_dir
+from palace.sessions.journal import SESSION_ID_RE, Journal, sessions_dir
 
 CARD_SESSIONS = 3
 SCAN_LIMIT = 200  # archives read at most to fill a card: start-up stays fast however long the history
-_ARCHIVE_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})-[0-9a-f]{8}\.md$")
-_STARTED = re.compile(r"^- Started:\s*(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2})(?: ([+-]\d{2}:\d{2}))?", re.M)
-_WING = re.compile(r"^- Wing:\s*(.*)$", re.M)
 _HEADER_BYTES = 2048  # the archive's header (id, times, model, wing, turns) is in its first few hundred bytes
 
 
@@ -48,38 +46,15 @@ class SessionContext:
 
 def parse_archive(session_id: str, text: str) -> SessionContext:
     """What the card needs from an archive's markdown."""
-    started = _STARTED.search(text)
-    moment = parse_time(f"{started.group(1)}T{started.group(2)}{started.group(3) or ''}") if started else None
-    wing = _WING.search(text)
-    wings = [w.strip() for w in wing.group(1).split(",")] if wing and wing.group(1).strip() != "(none)" else []
-    sections = _sections(text)
-    summary = " ".join(sections.get("summary", "").split())
-    working: dict[str, list[str]] = {}
-    current: list[str] | None = None
-    for line in sections.get("working context", "").splitlines():
-        if line.endswith(":") and not line.startswith("- "):
-            current = working.setdefault(line[:-1].strip(), [])
-        elif line.startswith("- ") and current is not None:
-            current.append(re.sub(r" \(since \d{4}-\d{2}-\d{2}\)$", "", line[2:].strip()))
+    archive = read_archive(text)
     return SessionContext(
         id=session_id,
         date=session_id[:10],
-        started=moment.isoformat() if moment else session_id[:10],
-        wings=wings,
-        summary="" if summary == "(no summary)" else summary,
-        working=working,
+        started=archive.started.isoformat() if archive.started else session_id[:10],
+        wings=archive.wings,
+        summary=" ".join(archive.summary.split()),
+        working=archive.working,
     )
-
-
-def _sections(text: str) -> dict[str, str]:
-    found: dict[str, list[str]] = {}
-    current: list[str] | None = None
-    for line in text.splitlines():
-        if line.startswith("## "):
-            current = found.setdefault(line[3:].strip().casefold(), [])
-        elif current is not None:
-            current.append(line)
-    return {name: "\n".join(lines).strip() for name, lines in found.items()}
 
 
 def recent_sessions(
@@ -88,7 +63,7 @@ def recent_sessions(
     """The last `count` archived sessions of any of these wings, newest first (reading at most SCAN_LIMIT)."""
     wanted = {w.casefold() for w in wings}
     try:
-        names = sorted((n for n in os.listdir(sessions_dir(home)) if _ARCHIVE_RE.match(n)), reverse=True)
+        names = sorted((n for n in os.listdir(sessions_dir(home)) if _is_archive(n)), reverse=True)
     except OSError:
         return []
     found: list[SessionContext] = []
@@ -105,14 +80,19 @@ def recent_sessions(
     return found[:count]
 
 
+def _is_archive(name: str) -> bool:
+    named = session_file(name)
+    return named is not None and named.kind == "archive"
+
+
 def _read_if_in(path: Path, session_id: str, wanted: set[str]) -> SessionContext | None:
     """The archive's context when its session was in one of the wanted wings (the header decides: only it is
     read for the others)."""
     try:
         with path.open("rb") as handle:
             head = handle.read(_HEADER_BYTES)
-            wing = _WING.search(head.decode("utf-8", "replace"))
-            if wing is None or not wanted & {w.strip().casefold() for w in wing.group(1).split(",")}:
+            wings = read_archive(head.decode("utf-8", "replace").split("\n## ", 1)[0]).wings
+            if not wanted & {w.casefold() for w in wings}:
                 return None
             text = (head + handle.read()).decode("utf-8", "replace")
             written = os.fstat(handle.fileno()).st_mtime_ns
@@ -130,11 +110,40 @@ def card_lines(cards: list[SessionContext], wings: list[str]) -> list[str]:
     lines = [f"Recent sessions in {', '.join(wings)}:"]
     for card in cards:
         text = redact(card.headline) or "(no summary)"
-        lines.append(f"  {card.date}  {text}")
+        lines.append(f"  {short_id(card.id)}  {card.date}  {text}")
         if card.goals:
-            lines.append(f"              open goals: {redact('; '.join(card.goals))}")
-    lines.append("  (/bring ID puts one of them into this conversation)")
+            lines.append(f"                        open goals: {redact('; '.join(card.goals))}")
+    example = short_id(cards[0].id)
+    lines.append(f"  (/bring ID, e.g. /bring {example}, puts one of them into this conversation; Tab completes it)")
     return lines
+
+
+def short_id(session_id: str) -> str:
+    """The part of a session id that `/bring` and `palace sessions show` take alone: its 8 hex digits."""
+    match = SESSION_ID_RE.match(session_id)
+    return match.group(2) if match else session_id
+
+
+def bring_choices(home: Path, typed: str, *, exclude: str | None = None, limit: int = 20) -> list[tuple[str, str]]:
+    """(short id, its date and headline) of each session whose id or short id begins with `typed`, newest first
+    (by name: at most `limit`, each one's archive read), for `/bring`'s Tab completion."""
+    wanted = typed.strip().casefold()
+    try:
+        names = os.listdir(sessions_dir(home))
+    except OSError:
+        return []
+    ids = sorted({named.session_id for named in map(session_file, names) if named is not None}, reverse=True)
+    chosen = [i for i in ids if i != exclude and (i.startswith(wanted) or short_id(i).startswith(wanted))][:limit]
+    return [(short_id(i), _about(home, i)) for i in chosen]
+
+
+def _about(home: Path, session_id: str) -> str:
+    """`2026-11-30  the first line of its summary` (redacted), from the archive when there is one."""
+    try:
+        text = (sessions_dir(home) / f"{session_id}.md").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return f"{session_id[:10]}  (not archived yet)"
+    return f"{session_id[:10]}  {redact(parse_archive(session_id, text).headline) or '(no summary)'}"
 
 
 def load_session_context(home: Path, session_id: str) -> SessionContext:

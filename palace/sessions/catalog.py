@@ -11,13 +11,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from palace.archives import format_time, read_archive
 from palace.errors import PalaceError, StoreError
 from palace.memory.secrets import redact
-from palace.sessions.archive import event_line, format_time
-from palace.sessions.journal import Journal, content_text, parse_time, sessions_dir
+from palace.paths import JOURNAL_SUFFIX, session_file
+from palace.sessions.archive import event_line
+from palace.sessions.journal import CLAUDE_CODE, Journal, content_text, sessions_dir
 from palace.sessions.live import is_live, live_dir
-
-_FILE_RE = re.compile(r"^(\d{4}-\d{2}-\d{2}-[0-9a-f]{8})\.(jsonl|md)$")
 
 # ---------------------------------------------------------------------- listing
 
@@ -45,33 +45,16 @@ def _session_files(home: Path) -> dict[str, dict[str, Path]]:
     except OSError as exc:
         raise StoreError(f"cannot list {sessions_dir(home)}: {exc.strerror}") from exc
     for entry in entries:
-        match = _FILE_RE.match(entry.name)
-        if match:
-            found.setdefault(match.group(1), {})[match.group(2)] = Path(entry.path)
+        named = session_file(entry.name)
+        if named is not None:
+            found.setdefault(named.session_id, {})["md" if named.kind == "archive" else "jsonl"] = Path(entry.path)
     return found
 
 
-_ARCHIVE_STARTED = re.compile(r"^- Started:\s*(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2})(?: ([+-]\d{2}:\d{2}))?", re.M)
-_ARCHIVE_TURNS = re.compile(r"^- Turns:\s*(\d+)", re.M)
-
-
 def _archive_info(text: str) -> tuple[datetime | None, int, str]:
-    started = None
-    match = _ARCHIVE_STARTED.search(text)
-    if match:
-        started = parse_time(f"{match.group(1)}T{match.group(2)}{match.group(3) or ''}")
-    turns_match = _ARCHIVE_TURNS.search(text)
-    turns = int(turns_match.group(1)) if turns_match else 0
-    summary = ""
-    in_summary = False
-    for line in text.splitlines():
-        if line.startswith("## "):
-            in_summary = line[3:].strip().casefold() == "summary"
-            continue
-        if in_summary and line.strip():
-            summary = line.strip()
-            break
-    return started, turns, summary
+    archive = read_archive(text)
+    first = next((line.strip() for line in archive.summary.splitlines() if line.strip()), "")
+    return archive.started, archive.turns, first
 
 
 def list_sessions(home: Path) -> list[SessionInfo]:
@@ -168,6 +151,7 @@ class Resumable:
     turns: int
     first: str  # the first thing the user said (one line, redacted)
     summary: str  # the first line of the summary, or ""
+    imported: str | None = None  # where an imported session came from (Journal.imported); None: palace's own
 
 
 def resumable_sessions(home: Path, limit: int = 10, scan: int = 60) -> list[Resumable]:
@@ -188,10 +172,57 @@ def resumable_sessions(home: Path, limit: int = 10, scan: int = 60) -> list[Resu
             continue
         first = next((content_text(m.get("content")) for m in journal.messages if m.get("role") == "user"), "")
         summary = info.summary or ((journal.summary or "").strip().splitlines() or [""])[0]
-        session = Resumable(info.id, journal.started, journal.turns, " ".join(redact(first).split()), summary)
+        session = Resumable(
+            info.id, journal.started, journal.turns, " ".join(redact(first).split()), summary, journal.imported
+        )
         found.append(((journal.last_activity, changed), session))
     found.sort(key=lambda pair: pair[0], reverse=True)
     return [session for _, session in found[:limit]]
+
+
+def origin_label(imported: str) -> str:
+    """`imported from Claude Code`, `imported from notes.md`: where an imported session came from, in words."""
+    if imported == CLAUDE_CODE:
+        return "imported from Claude Code"
+    return f"imported from {imported}" if imported else "imported"
+
+
+RESUME_EXCHANGES = 3  # the exchanges `--resume` shows: about a screen with the messages clipped as below
+_SAID_LINES = 2  # lines of what the user said, shown on resume
+_REPLY_LINES = 4  # lines of each reply
+_LINE_CHARS = 100  # a line of a message, shown on resume (the rest of it is cut)
+
+
+def last_exchanges(journal: Journal, count: int = RESUME_EXCHANGES) -> list[str]:
+    """The end of the conversation as resuming shows it: the last `count` exchanges, what the user said after
+    `› ` and each reply indented, every message clipped to its first lines (secrets redacted)."""
+    messages = journal.messages
+    starts = [n for n, message in enumerate(messages) if message.get("role") == "user"]
+    shown = starts[-count:] if count > 0 else []
+    lines: list[str] = []
+    earlier = len(starts) - len(shown)
+    if earlier:
+        more = f"{earlier} earlier exchange{'s' * (earlier != 1)}"
+        lines.append(f"… {more} (palace sessions show {journal.id[11:]} --transcript)")
+    for number, start in enumerate(shown):
+        end = shown[number + 1] if number + 1 < len(shown) else len(messages)
+        lines += _clipped(content_text(messages[start].get("content")), "› ", _SAID_LINES)
+        for message in messages[start + 1 : end]:
+            if message.get("role") == "assistant":
+                text = _INTERRUPTED.sub(" [interrupted]", content_text(message.get("content")))
+                lines += _clipped(text, "  ", _REPLY_LINES)
+    return lines
+
+
+def _clipped(text: str, prefix: str, most: int) -> list[str]:
+    rows = [row.rstrip() for row in redact(text).strip().splitlines() if row.strip()]
+    if not rows:
+        return []
+    kept = [_clip(row, _LINE_CHARS) for row in rows[:most]]
+    if len(rows) > most:
+        hidden = len(rows) - most
+        kept[-1] += f"  … ({hidden} more line{'s' * (hidden != 1)})"
+    return [prefix + kept[0], *(f"  {row}" for row in kept[1:])]
 
 
 def transcript(home: Path, session_id: str) -> str:
@@ -319,7 +350,7 @@ def find_orphans(home: Path) -> list[Path]:
     journals, archives = _session_names(home)
     candidates = (journals - archives) | _registered(home, journals, archives)
     orphans: list[Path] = []
-    for session_id in sorted(sid for sid in candidates if _FILE_RE.match(sid + ".jsonl")):
+    for session_id in sorted(sid for sid in candidates if session_file(sid + JOURNAL_SUFFIX) is not None):
         journal = sessions_dir(home) / f"{session_id}.jsonl"
         try:
             if is_live(journal):

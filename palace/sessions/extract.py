@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from palace.config import Settings
-from palace.errors import MemoryPathError, PalaceError
+from palace.errors import MemoryPathError, PalaceError, SecretError
 from palace.memory.halls import parse_path, wing_key
 from palace.memory.ops import ChangeResult, check_path_secret, normalise, validate_content
-from palace.memory.review import CONFIDENCES, Proposal, ReviewQueue
-from palace.memory.secrets import redact
+from palace.memory.review import CONFIDENCES, Proposal, ReviewQueue, instruction_flag
+from palace.memory.secrets import find_secret, redact
 from palace.memory.store import MemoryStore
 from palace.sessions.extract_prompt import (
     MAX_MESSAGE_CHARS,
@@ -116,7 +116,9 @@ class Extractor:
             if self._client is None:
                 from palace.model.client import client_from_settings
 
-                self._client = client_from_settings(self.settings, model=self.settings.extract_model)
+                self._client = client_from_settings(
+                    self.settings, model=self.settings.extract_model, timeout=self.settings.extract_timeout
+                )
                 self._own_client = True
             return self._client
 
@@ -256,6 +258,7 @@ class Extractor:
             journal.add_usage(reply.usage.input_tokens, reply.usage.output_tokens)
         candidates, dropped = self._valid_items(raw_items, journal.wings)
         plan = route(candidates, self.store, self.queue, journal.id, self.settings.auto_save)
+        dropped += plan.secrets
         results: list[ChangeResult] = []
         if plan.save:
             try:
@@ -348,6 +351,7 @@ class Plan:
     save: list[tuple[str, str, str | None]] = field(default_factory=list)
     propose: list[Proposal] = field(default_factory=list)
     promoted: list[Proposal] = field(default_factory=list)
+    secrets: int = 0  # candidates dropped because their text or path looks like a secret (written nowhere)
 
 
 def route(candidates: list[Candidate], store: MemoryStore, queue: ReviewQueue, session: str, auto: str) -> Plan:
@@ -355,32 +359,53 @@ def route(candidates: list[Candidate], store: MemoryStore, queue: ReviewQueue, s
 
     A confirmation of an entry is saved (it only refreshes the date), and with `auto` = "all" everything;
     with "none" nothing new is saved without review. A candidate that another session already proposed is
-    promoted unless it is low; one this session's user rejected is not proposed again.
+    promoted unless it is low; one this session's user rejected is not proposed again. One that reads as an
+    instruction to the model is only ever proposed (flagged); one that looks like a secret is dropped (counted).
+    review.md and memories.md are read once, and each candidate is looked up by its key.
     """
     plan = Plan()
     try:
         doc = store.document()
     except PalaceError:
         doc = None
+    waiting = queue.waiting()
     for item in candidates:
         parsed = parse_path(item.path)
+        proposal = Proposal(parsed, item.content, session, item.confidence, flag=instruction_flag(item.content))
+        if find_secret(item.content) is not None or _path_secret(item.path):
+            plan.secrets += 1
+            continue
+        found = waiting.find(proposal)
+        if found is not None and found.item is None:
+            continue  # the same fact twice in this batch: planned already
         replaces = item.replaces
         if replaces is not None and doc is not None and not _has(doc.room_entries(parsed), replaces):
             replaces = None  # it names no entry of that room: save it beside the others instead
         confirmation = doc is not None and doc.equal_entry(parsed.wing, item.content) is not None
-        proposal = Proposal(parsed, item.content, session, item.confidence)
-        waiting = queue.queued(proposal)
-        if confirmation or auto == "all" or (auto == "high" and item.confidence == "high"):
+        sure = not proposal.flag and (auto == "all" or (auto == "high" and item.confidence == "high"))
+        if confirmation or sure:
             plan.save.append((item.path, item.content, replaces))
-            plan.promoted += [waiting] if waiting is not None else []
-        elif queue.was_rejected(proposal):
+            plan.promoted += [found] if found is not None else []
+        elif waiting.was_rejected(proposal):
             continue
-        elif waiting is not None and waiting.session != session and item.confidence != "low" and auto != "none":
+        elif found is not None and found.session != session and item.confidence != "low" and auto != "none":
+            if proposal.flag:
+                continue  # already waiting, flagged: the user decides, a second session does not
             plan.save.append((item.path, item.content, replaces))
-            plan.promoted.append(waiting)
-        elif waiting is None:
+            plan.promoted.append(found)
+        elif found is None:
             plan.propose.append(proposal)
+        waiting.add(proposal)
     return plan
+
+
+def _path_secret(path: str) -> bool:
+    """Does the path as written (before it became a slug) look like it holds a secret?"""
+    try:
+        check_path_secret(path)
+    except SecretError:
+        return True
+    return False
 
 
 def _has(entries: list[Any], content: str) -> bool:

@@ -17,6 +17,10 @@ that carry none. Each session becomes a journal (`sessions/<its date>-<8 hex>.js
 palace/sessions/journal.py writes: a `session` header whose `started` is the conversation's start, the
 messages, an `end` mark) and its archive (palace/sessions/archive.py's `write_archive`). The id is a hash
 of the session's content, so importing the same file again adds nothing.
+
+The file is someone else's text: it is read as memory/contained.py reads such files (a regular file, no link,
+within `max_bytes`, never hanging on a FIFO), and what looks like a secret in a message is redacted before it
+reaches the journal (and so the archive, recall and any extraction).
 """
 
 from __future__ import annotations
@@ -26,16 +30,19 @@ import json
 import os
 import re
 import socket
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from palace.errors import PalaceError, StoreError
+from palace.memory.contained import folder_of, read_untrusted
 from palace.memory.files import atomic_write, ensure_home
 from palace.memory.secrets import redact
 from palace.recall.dates import parse_when
 from palace.sessions.archive import archive_path, render_archive, write_archive
+from palace.sessions.dated import Message, TranscriptSession
+from palace.sessions.exports import export_kind, parse_export
 from palace.sessions.journal import Journal, sessions_dir
 
 MODEL = "(imported)"
@@ -50,23 +57,7 @@ _ROLES = {
 _SKIPPED_ROLES = {"system", "tool", "developer", "function"}
 _DATE_KEYS = ("date", "ts", "timestamp", "time", "datetime", "started")
 MAX_NAME = 40
-
-
-@dataclass
-class Message:
-    """One message of a transcript: its palace role, its text and its own time (if it has one)."""
-
-    role: str
-    content: str
-    when: datetime | None
-
-
-@dataclass
-class TranscriptSession:
-    """A run of messages of one conversation on one day."""
-
-    started: datetime | None
-    messages: list[Message] = field(default_factory=list)
+MAX_BYTES = 64 * 1024 * 1024  # a transcript larger than this is not read (as hooks.max_transcript_bytes)
 
 
 @dataclass
@@ -125,7 +116,7 @@ class _Builder:
             current = self.sessions[-1]
         if current.started is None and when is not None:
             current.started = when
-        current.messages.append(Message(made[0], made[1], when))
+        current.messages.append(Message(made[0], redact(made[1]), when))
 
     def finish(self) -> list[TranscriptSession]:
         sessions = [s for s in self.sessions if s.messages]
@@ -162,6 +153,8 @@ def _json_objects(text: str) -> list[object]:
             data = json.loads(stripped)
         except ValueError as exc:
             raise PalaceError(f"the transcript is not valid JSON: {exc}") from None
+        except RecursionError:
+            raise PalaceError("the transcript is not JSON palace can read: it is nested too deep") from None
         return list(data) if isinstance(data, list) else [data]
     objects: list[object] = []
     for number, line in enumerate(text.splitlines(), 1):
@@ -171,6 +164,8 @@ def _json_objects(text: str) -> list[object]:
             objects.append(json.loads(line))
         except ValueError as exc:
             raise PalaceError(f"line {number} of the transcript is not JSON: {exc}") from None
+        except RecursionError:
+            raise PalaceError(f"line {number} of the transcript is not JSON palace can read: nested too deep") from None
     return objects
 
 
@@ -240,6 +235,17 @@ def parse_transcript(text: str, default: datetime | None = None) -> list[Transcr
     if first in ("{", "["):
         return parse_json(text, default)
     return parse_markdown(text, default)
+
+
+def parse_any(text: str, default: datetime | None = None) -> tuple[list[TranscriptSession], str]:
+    """A transcript's sessions, or a ChatGPT or Claude.ai export's (conversations.json), and the export's
+    name ("" for a transcript)."""
+    if text.lstrip()[:1] == "[":
+        objects = _json_objects(text)
+        kind = export_kind(objects)
+        if kind is not None:
+            return parse_export(objects), kind
+    return parse_transcript(text, default), ""
 
 
 def _iso(moment: datetime) -> str:
@@ -326,17 +332,15 @@ def _write(path: Path, data: bytes, durable: bool) -> None:
 
 
 def import_transcript(
-    home: Path, file: Path, *, day: date | None = None, wing: str | None = None
+    home: Path, file: Path, *, day: date | None = None, wing: str | None = None, max_bytes: int = MAX_BYTES
 ) -> list[ImportedSession]:
     """Import the transcript at file into home's sessions; `day` dates the messages that carry no date."""
     try:
-        text = file.read_text(encoding="utf-8")
+        text = read_untrusted(file, max_bytes=max_bytes, within=folder_of(file)).decode("utf-8")
     except UnicodeDecodeError:
         raise PalaceError(f"{file} is not UTF-8 text") from None
-    except OSError as exc:
-        raise PalaceError(f"cannot read {file}: {exc.strerror}") from exc
     default = datetime(day.year, day.month, day.day).astimezone() if day is not None else None
-    sessions = parse_transcript(text, default)
+    sessions, kind = parse_any(text, default)
     if not sessions:
         raise PalaceError(f"{file} holds no messages (see `palace import-transcript --help` for the formats)")
-    return write_sessions(home, sessions, wing=wing, origin=redact(file.name))
+    return write_sessions(home, sessions, wing=wing, origin=kind or redact(file.name))

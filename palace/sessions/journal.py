@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import secrets
 import socket
 import threading
@@ -26,12 +25,12 @@ from typing import Any
 from palace.errors import PalaceError, StoreError
 from palace.memory.files import ensure_home
 from palace.memory.ops import ChangeResult
-from palace.paths import PalacePaths
+from palace.paths import SESSION_ID, PalacePaths
 from palace.sessions.live import lock_nb, register, unregister
+from palace.sessions.replay import ACTIVITY, apply_record, parse_time
 
-SESSION_ID_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})-([0-9a-f]{8})$")
-# Records that say the session itself was active (bookkeeping written later does not move its end time).
-_ACTIVITY = frozenset({"session", "message", "memory", "resumed"})
+SESSION_ID_RE = SESSION_ID  # (paths.py spells it)
+CLAUDE_CODE = "claude-code"  # the origin of a session imported by Claude Code's hooks (palace/mcp/hooks.py)
 
 
 def now() -> datetime:
@@ -41,16 +40,6 @@ def now() -> datetime:
 
 def _iso(moment: datetime) -> str:
     return moment.isoformat(timespec="seconds")
-
-
-def parse_time(value: object) -> datetime | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        return None
-    return moment if moment.tzinfo is not None else moment.astimezone()
 
 
 def sessions_dir(home: Path) -> Path:
@@ -109,7 +98,10 @@ class Journal:
         self.ended: datetime | None = None  # the last "end" mark (None while unfinished)
         self.last_activity: datetime = started
         self.live_here = False  # started or resumed by this process (so "now" is its end time)
-        self._usage = [0, 0]
+        self.usage_counts = [0, 0]  # input and output tokens, as recorded
+        # Where an imported session came from (the header's "imported": CLAUDE_CODE, a transcript's file name);
+        # None for palace's own.
+        self.imported: str | None = None
         self._fd: int | None = None
         self._size = 0  # bytes of the file replayed into this object
         self._lock = threading.RLock()
@@ -126,10 +118,13 @@ class Journal:
         wing: str | None = None,
         wings: Sequence[str] = (),
         warn: Callable[[str], None] | None = None,
+        started: datetime | None = None,
+        imported: str | None = None,
     ) -> Journal:
-        """A new session: a fresh id, its journal (0600) with the header line, owned by this process."""
+        """A new session: a fresh id, its journal (0600) with the header line, owned by this process. An imported
+        session is dated by when it `started` elsewhere (its id too) and names where it came from (`imported`)."""
         folder = _ensure_sessions(home)
-        started = now()
+        started = min(started, now()).astimezone() if started is not None else now()  # (its local day names it)
         for _ in range(100):
             session_id = f"{started:%Y-%m-%d}-{secrets.token_hex(4)}"
             path = folder / f"{session_id}.jsonl"
@@ -155,6 +150,7 @@ class Journal:
             host=socket.gethostname(),
         )
         journal.wings = active
+        journal.imported = imported
         if not lock_nb(fd):  # pragma: no cover - nobody else can know this new file yet
             os.close(fd)
             raise StoreError(f"cannot lock the new session journal {path}")
@@ -162,18 +158,17 @@ class Journal:
         journal.live_here = True
         journal.warn = warn or _no_warning
         register(path)
-        journal._append(
-            {
-                "type": "session",
-                "id": session_id,
-                "started": _iso(started),
-                "model": model,
-                "wing": journal.wing,
-                "wings": journal.wings,
-                "pid": journal.pid,
-                "host": journal.host,
-            }
-        )
+        header: dict[str, Any] = {
+            "type": "session",
+            "id": session_id,
+            "started": _iso(started),
+            "model": model,
+            "wing": journal.wing,
+            "wings": journal.wings,
+            "pid": journal.pid,
+            "host": journal.host,
+        }
+        journal._append(header | ({"imported": imported} if imported is not None else {}))
         return journal
 
     @classmethod
@@ -211,7 +206,7 @@ class Journal:
     # ------------------------------------------------------------------ state
     @property
     def usage(self) -> tuple[int, int]:
-        return (self._usage[0], self._usage[1])
+        return (self.usage_counts[0], self.usage_counts[1])
 
     @property
     def turns(self) -> int:
@@ -229,7 +224,7 @@ class Journal:
         self.summary = None
         self.context = None
         self.ended = None
-        self._usage = [0, 0]
+        self.usage_counts = [0, 0]
         for line in data.split(b"\n"):
             if not line.strip():
                 continue
@@ -242,58 +237,12 @@ class Journal:
         self._size = len(data)
 
     def _apply(self, record: dict[str, Any]) -> None:
-        kind = record.get("type")
-        moment = parse_time(record.get("ts"))
-        if moment is not None and kind in _ACTIVITY:
-            self.last_activity = max(self.last_activity, moment)
-        if kind == "session":
-            started = parse_time(record.get("started"))
-            if started is not None:
-                self.started = started
-                self.last_activity = max(self.last_activity, started)
-            self.model = str(record.get("model") or self.model)
-            wing = record.get("wing")
-            self.wing = wing if isinstance(wing, str) and wing else None
-            wings = record.get("wings")
-            named = [w for w in wings if isinstance(w, str) and w] if isinstance(wings, list) else []
-            self.wings = named or ([self.wing] if self.wing else [])
-            self._owner(record)
-        elif kind == "message":
-            message = record.get("message")
-            if isinstance(message, dict):
-                self.messages.append(message)
-        elif kind == "usage":
-            self._usage[0] += _int(record.get("input"))
-            self._usage[1] += _int(record.get("output"))
-        elif kind == "memory":
-            event = _event(record, record.get("by"))
-            if event is not None:
-                self.memory_events.append(event)
-        elif kind == "extracted":
-            upto = _int(record.get("upto"))
-            self.extracted_upto = max(self.extracted_upto, min(upto, len(self.messages)))
-            summary = record.get("summary")
-            if isinstance(summary, str) and summary.strip():
-                self.summary = summary.strip()
-            for item in record.get("saved") or ():
-                event = _event(item, "extracted") if isinstance(item, dict) else None
-                if event is not None:
-                    self.memory_events.append(event)
-        elif kind == "context":
-            snapshot = record.get("snapshot")
-            if isinstance(snapshot, dict):
-                self.context = snapshot
-        elif kind == "resumed":
-            self._owner(record)
-            self.ended = None
-        elif kind == "end":
-            self.ended = moment or self.last_activity
-
-    def _owner(self, record: dict[str, Any]) -> None:
-        pid = record.get("pid")
-        self.pid = pid if isinstance(pid, int) else self.pid
-        host = record.get("host")
-        self.host = host if isinstance(host, str) else self.host
+        apply_record(self, record)
+        if record.get("type") == "session":
+            origin = record.get("imported")  # (Claude Code's imports recorded none before: their model says so)
+            self.imported = (
+                origin if isinstance(origin, str) else CLAUDE_CODE if self.model.startswith(CLAUDE_CODE) else None
+            )
 
     def _repair_tool_calls(self) -> None:
         """A crash between a tool call and its result leaves a history endpoints reject: close the calls."""
@@ -398,7 +347,7 @@ class Journal:
                 return
             self._size += len(data)
             moment = parse_time(record.get("ts") or record.get("started"))
-            if moment is not None and record.get("type") in _ACTIVITY:
+            if moment is not None and record.get("type") in ACTIVITY:
                 self.last_activity = max(self.last_activity, moment)
 
     def add_message(self, message: dict[str, Any]) -> None:
@@ -409,8 +358,8 @@ class Journal:
     def add_usage(self, input_tokens: int, output_tokens: int) -> None:
         with self._lock:
             self._append({"type": "usage", "ts": _iso(now()), "input": int(input_tokens), "output": int(output_tokens)})
-            self._usage[0] += int(input_tokens)
-            self._usage[1] += int(output_tokens)
+            self.usage_counts[0] += int(input_tokens)
+            self.usage_counts[1] += int(output_tokens)
 
     def add_context(self, snapshot: dict[str, Any]) -> None:
         """The rolling summary and the working context as they are now (the latest record wins)."""
@@ -499,26 +448,3 @@ def _write_all(fd: int, data: bytes) -> None:
     while view:
         written = os.write(fd, view)
         view = view[written:]
-
-
-def _int(value: object) -> int:
-    if isinstance(value, bool):
-        return 0
-    if isinstance(value, int):
-        return max(0, value)
-    if isinstance(value, float):
-        return max(0, int(value))
-    return 0
-
-
-def _event(record: dict[str, Any], by: object) -> dict[str, Any] | None:
-    path, content = record.get("path"), record.get("content")
-    if not isinstance(path, str) or not isinstance(content, str):
-        return None
-    action = record.get("action")
-    return {
-        "path": path,
-        "content": content,
-        "action": action if isinstance(action, str) else "saved",
-        "by": by if isinstance(by, str) else "user",
-    }

@@ -45,19 +45,30 @@ def message_of(words: list[str], piped: str) -> str:
 def run_ask(words: list[str], settings: Settings, *, as_json: bool, stdin: IO[str] | None = None) -> int:
     """One turn; exit 1 when the model call failed."""
     from palace.app import App, detect_wings
-    from palace.ui.repl import Repl
 
     message = message_of(words, read_piped(sys.stdin if stdin is None else stdin))
     answer: TextIO = io.StringIO() if as_json else sys.stdout
     console = Console(sys.stderr, sys.stderr, reply=answer)
-    repl = Repl(App(settings, warn=console.warn), console, wings=detect_wings(settings), interactive=False)
-    repl.review_hint = "palace memory review"
+    repl = _ask_repl()(App(settings, warn=console.warn), console, wings=detect_wings(settings), interactive=False)
+    repl.review_hint = "palace memory review"  # a shell's command: `palace ask` has no slash commands
     repl.run([message])
     result = repl.last_result
     if as_json:
         sys.stdout.write(json.dumps(report(repl, result), ensure_ascii=False) + "\n")
         sys.stdout.flush()
     return 1 if result is None or result.error else 0
+
+
+def _ask_repl() -> type[Repl]:
+    """The REPL's session for one turn, without what only the REPL can act on: the context card (it offers
+    `/bring ID`, a slash command `palace ask` has not), which the question's own context does not need."""
+    from palace.ui.repl import Repl
+
+    class AskRepl(Repl):
+        def _context_card(self) -> None:
+            return None
+
+    return AskRepl
 
 
 def report(repl: Repl, result: TurnResult | None) -> dict[str, Any]:

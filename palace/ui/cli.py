@@ -9,11 +9,13 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from palace.ui.parser import build_parser, command_names
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from palace.app import App
     from palace.config import Settings
     from palace.ui.console import Console
@@ -151,6 +153,10 @@ def _main(routed: list[str] | str, command: str | None) -> int:
         sys.stderr.write(f"palace: error: {routed}\n")
         return 2
     args = parser.parse_args(routed)
+    group = _GROUPS.get(args.command)
+    if group is not None and getattr(args, group) is None:  # `palace memory`: what it can do, not a usage error
+        sys.stdout.write(_actions(args.command))
+        return 0
     if args.command == "hook":  # a hook never fails Claude Code: it loads its own settings, says why, exits 0
         from palace.mcp.hooks import run_hook
 
@@ -173,13 +179,12 @@ def _run(args: argparse.Namespace) -> int:
     console = Console()
     try:
         if args.command == "completion":  # no settings needed, nor a palace
-            from palace.ui.shells import completion_script
-
-            sys.stdout.write(completion_script(args.shell, build_parser()))
-            return 0
+            return _completion(args)
         from palace.config import load_settings
 
         settings = load_settings(_flags(args))
+        for notice in settings.notices if args.command != "doctor" else ():  # doctor lists them with the rest
+            console.err.write(console.style(f"! {notice}", "yellow") + "\n")  # stdout may be a protocol (mcp)
         return int(_HANDLERS[args.command](args, settings, console))
     except PalaceError as exc:
         console.error(str(exc))
@@ -187,6 +192,37 @@ def _run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         console.end_line()
         return 130
+
+
+_GROUPS = {"memory": "action", "sessions": "action", "export": "format"}  # commands that take an action word
+
+
+def _actions(command: str) -> str:
+    """What `palace memory` alone prints: its actions, one a line, with what each does."""
+    from palace.ui.shells import command_tree
+
+    node = next(n for n in command_tree(build_parser(command)) if n.path == (command,))
+    width = max(len(name) for name, _ in node.subs)
+    lines = [f"palace {command} {_GROUPS[command].upper()}:"]
+    lines += [f"  {name:<{width}}  {text}" for name, text in node.subs]
+    lines.append(f"(`palace {command} {_GROUPS[command].upper()} --help` tells more of one)")
+    return "\n".join(lines) + "\n"
+
+
+def _completion(args: argparse.Namespace) -> int:
+    """`palace completion SHELL` prints the script; `--complete KIND --word W` is what the script calls on TAB."""
+    from palace.ui import shells
+
+    if args.complete:
+        from palace.config import default_home
+
+        words = shells.completion_words(args.complete, args.word, default_home())
+        sys.stdout.write("".join(f"{word}\n" for word in words))
+        return 0
+    if args.shell is None:
+        build_parser("completion").error("say which shell: palace completion bash|zsh|fish")
+    sys.stdout.write(shells.completion_script(args.shell, build_parser()))
+    return 0
 
 
 def _app(settings: Settings, console: Console, *, background_commits: bool = False) -> App:
@@ -256,7 +292,7 @@ def _init_project(console: Console) -> int:
 def _sync(args: argparse.Namespace, settings: Settings, console: Console) -> int:
     from palace.history.sync import sync
 
-    outcome = sync(settings.home, remote=args.remote)
+    outcome = sync(settings.home, remote=args.remote, force=args.force)
     for line in outcome.lines:
         console.print(f"palace sync: {line}")
     for warning in outcome.warnings:
@@ -295,7 +331,6 @@ def _doctor(args: argparse.Namespace, settings: Settings, console: Console) -> i
 
 def _mcp(args: argparse.Namespace, settings: Settings, console: Console) -> int:
     from palace.app import App
-    from palace.errors import PalaceError
     from palace.history.autocommit import stderr_warning
 
     try:
@@ -303,18 +338,93 @@ def _mcp(args: argparse.Namespace, settings: Settings, console: Console) -> int:
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] not in {"mcp", "mcp_types", "anyio"}:
             raise
-        raise PalaceError("`palace mcp` needs the MCP SDK: pip install 'palace[mcp]' (or pip install mcp)") from exc
+        message = _sdk_missing()
+        console.error(message)  # on stderr: the MCP Inspector shows it in its server log
+        _refuse_client(message, sys.stdin, sys.stdout)  # else a client shows only "Connection closed"
+        return 1
     return serve(App(settings, warn=stderr_warning))  # stdout is the protocol's: warnings go to stderr
 
 
+def _sdk_missing() -> str:
+    """What to run for the MCP SDK where palace runs (PyPI's `palace` is another project: never that)."""
+    import json
+    from importlib import metadata
+    from pathlib import Path
+
+    requirement, origin = "mcp", {}
+    for dist in metadata.distributions(name="palace"):  # a checkout's palace.egg-info may come first
+        extras = [req.split(";")[0].strip() for req in dist.requires or [] if 'extra == "mcp"' in req]
+        requirement = extras[0] if extras else requirement
+        try:
+            origin = json.loads(dist.read_text("direct_url.json") or "{}")
+        except ValueError:
+            origin = {}
+        if origin:
+            break
+    command = install_command(origin, Path(sys.prefix), sys.executable, requirement)
+    return f"`palace mcp` needs the MCP SDK, which is not installed beside palace; install it with: {command}"
+
+
+def install_command(origin: dict[str, Any], prefix: Path, python: str, requirement: str) -> str:
+    """The command that adds the `mcp` extra to this install: `origin` is its direct_url.json (PEP 610)."""
+    from pathlib import Path
+    from shlex import quote
+    from urllib.parse import unquote, urlsplit
+
+    url = str(origin.get("url", ""))
+    where = Path(unquote(urlsplit(url).path)) if url.startswith("file:") else None
+    local = where if where is not None and where.is_dir() else None
+    pip = f"{quote(python)} -m pip install"
+    sdk = f"{pip} {quote(requirement)}"
+    if (prefix / "pipx_metadata.json").is_file():  # pipx keeps one in each of its venvs
+        again = f" (or: pipx install --force {quote(f'{local}[mcp]')})" if local else ""
+        return f"pipx inject palace {quote(requirement)}{again}"
+    vcs = origin.get("vcs_info")
+    if local is None and isinstance(vcs, dict):
+        source = f"palace[mcp] @ {vcs.get('vcs', 'git')}+{url}"
+        return f"{pip} {quote(source)}"
+    editable = bool((origin.get("dir_info") or {}).get("editable"))
+    if local is None:
+        tree = Path(__file__).resolve().parents[2]  # run from a source tree (python -m palace in a clone)?
+        if not origin and (tree / "pyproject.toml").is_file():
+            local, editable = tree, True
+        else:
+            return sdk
+    return f"{pip} {'-e ' if editable else ''}{quote(f'{local}[mcp]')} (or only the SDK: {sdk})"
+
+
+def _refuse_client(message: str, stdin: IO[str], stdout: IO[str]) -> None:
+    """Answer an MCP client's first request (initialize) with a JSON-RPC error holding message: clients and
+    the MCP Inspector show that, where a server that only exits leaves them "Connection closed"."""
+    import json
+
+    try:
+        line = "" if stdin.isatty() else stdin.readline(1 << 20)
+        request = json.loads(line) if line.strip() else None
+    except (OSError, ValueError):  # no client, or not one speaking JSON-RPC: stderr said it
+        return
+    ident = request.get("id") if isinstance(request, dict) else None
+    if isinstance(ident, str | int) and not isinstance(ident, bool):
+        error = {"code": -32603, "message": message}
+        stdout.write(json.dumps({"jsonrpc": "2.0", "id": ident, "error": error}) + "\n")
+        stdout.flush()
+
+
 def _export(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    """`palace export agents-md`: the repository's wing (or --wing), never the active wings of config or env."""
+    import dataclasses
     from pathlib import Path
 
     from palace.app import detect_wings
-    from palace.mcp.bridge import export_agents_md
+    from palace.mcp.bridge import PERSONAL, export_agents_md
 
     file = Path(args.file)
-    console.print(export_agents_md(_app(settings, console), file, detect_wings(settings, file.absolute().parent)))
+    own = dataclasses.replace(settings, wing=None, wings=[])  # a person's wing in config.toml is not the repo's
+    wings = list(dict.fromkeys(args.wing)) if args.wing else detect_wings(own, file.absolute().parent)
+    line = export_agents_md(_app(settings, console), file, wings, personal=args.include_personal)
+    console.print(line)
+    if args.include_personal:
+        console.warn(PERSONAL.format(file=file))
     return 0
 
 
@@ -330,6 +440,38 @@ def _import(args: argparse.Namespace, settings: Settings, console: Console) -> i
     return 0
 
 
+def _prompts(args: argparse.Namespace, settings: Settings, console: Console) -> int:
+    """`palace prompts`: each packaged prompt and whether this palace overrides it; `copy NAME` to edit one."""
+    from palace.errors import PalaceError
+    from palace.memory.files import ensure_home
+    from palace.model.prompts import packaged_prompt, packaged_prompts
+
+    names = packaged_prompts()
+    folder = settings.home / "prompts"
+    if not args.copy:
+        for name in names:
+            mine = folder / name
+            console.print(f"{name:<18} " + (f"overridden by {mine}" if mine.is_file() else "packaged"))
+        console.print(f"(palace prompts copy NAME puts one in {folder} to edit; delete it to go back)")
+        return 0
+    if args.name not in names:
+        import difflib
+
+        close = difflib.get_close_matches(args.name or "", names, n=1)
+        hint = f' (did you mean "{close[0]}"?)' if close else ""
+        raise PalaceError(f"no packaged prompt {args.name!r}{hint}; they are: {', '.join(names)}")
+    target = folder / args.name
+    if target.exists() and not args.force:
+        raise PalaceError(f"{target} exists already (your own version): edit it, or say --force to start again")
+    ensure_home(settings.home)
+    folder.mkdir(mode=0o700, exist_ok=True)
+    from palace.memory.files import atomic_write
+
+    atomic_write(target, packaged_prompt(args.name).encode("utf-8"))
+    console.print(f"copied {args.name} to {target}: palace uses your version from the next session")
+    return 0
+
+
 _HANDLERS: dict[str, Handler] = {
     "chat": _chat,
     "ask": _ask,
@@ -340,6 +482,7 @@ _HANDLERS: dict[str, Handler] = {
     "log": _log,
     "demo": _demo,
     "doctor": _doctor,
+    "prompts": _prompts,
     "sync": _sync,
     "mcp": _mcp,
     "export": _export,

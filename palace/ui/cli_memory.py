@@ -30,6 +30,8 @@ def memory_command(args: argparse.Namespace, settings: Settings, console: Consol
             return 0
         if args.stats:
             return _stats(app, console)
+        if args.expiring:
+            return _expiring(app, console)
         store.document()  # an unreadable file is an error here, not an empty memory
         from palace.app import detect_wings
 
@@ -42,9 +44,10 @@ def memory_command(args: argparse.Namespace, settings: Settings, console: Consol
         content = " ".join(args.content)
         targets = app.targets  # the project's wing may go to the repository's shared memory
         if action == "save":
-            result = targets.save(args.path, content, args.replaces, by="user")
+            until = args.until.isoformat() if args.until is not None else None
+            result = targets.save(args.path, content, args.replaces, by="user", until=until)
         else:
-            result = targets.forget(args.path, content, by="user")
+            result = targets.forget(args.path, content, by="user", secret=args.secret)
         console.print(change_line(result), "green")
     elif action == "lint":
         return lint_command(args.file, settings, console)
@@ -56,6 +59,17 @@ def memory_command(args: argparse.Namespace, settings: Settings, console: Consol
         return _review(app, args.words, console)
     elif action == "clear":
         return _clear(app, console, yes=args.yes, everything=args.everything)
+    elif action == "scrub":
+        return _scrub(app, console, args.text, yes=args.yes)
+    elif action == "tidy":
+        from palace.ui.tidy import tidy_command
+
+        return tidy_command(app, console, use_model=args.use_model, stale_days=args.stale_days)
+    elif action == "why":
+        from palace.sessions.provenance import why
+
+        for line in why(store, args.path, " ".join(args.content)).lines():
+            console.print(line)
     return 0
 
 
@@ -70,6 +84,22 @@ def _show_project(app: App, console: Console) -> None:
     if rendered.warning:
         console.warn(rendered.warning)
     console.print(rendered.text.strip("\n") or "(nothing yet)")
+
+
+def _expiring(app: App, console: Console) -> int:
+    """The entries that end within 30 days, soonest first (and those that ended already, if any are left)."""
+    from palace.memory.expiry import EXPIRING_DAYS, expired, expiring
+
+    doc = app.store.document()
+    today = app.store.today().isoformat()
+    ending = expired(doc, today) + expiring(doc, today)
+    if not ending:
+        console.print(f"nothing ends within {EXPIRING_DAYS} days")
+        return 0
+    for entry in ending:
+        state = "ended" if entry.until is not None and entry.until < today else "ends"
+        console.print(f"{state} {entry.until}  {entry.path}: {entry.content}")
+    return 0
 
 
 def _stats(app: App, console: Console) -> int:
@@ -102,7 +132,7 @@ def _review(app: App, words: list[str], console: Console) -> int:
     if not words and sys.stdin.isatty() and queue.pending():
         review.interactive(app.store, queue, console, _show_change(console))
     else:
-        review.run(" ".join(words), app.store, queue, console, _show_change(console))
+        review.run(" ".join(words), app.store, queue, console, _show_change(console), review.SHELL)
     return 0
 
 
@@ -120,6 +150,23 @@ def _clear(app: App, console: Console, *, yes: bool, everything: bool) -> int:
             return 1
     cleared = app.store.clear(everything=everything)
     console.print(f"⌫ Cleared {cleared.counted} (kept in superseded.md; `palace memory undo` puts them back)")
+    return 0
+
+
+def _scrub(app: App, console: Console, text: str, *, yes: bool) -> int:
+    from palace.errors import PalaceError
+    from palace.history.scrub import scrub
+
+    what = "rewrites the palace's git history and deletes derived data that holds the text; it cannot be undone"
+    if not yes:
+        if not sys.stdin.isatty():
+            raise PalaceError(f"scrub {what}; say --yes to do it without a terminal")
+        if input(f"Scrub {what}. Type 'scrub' to go on: ").strip() != "scrub":
+            console.print("Nothing scrubbed.")
+            return 1
+    outcome = scrub(app.store, text, flush=app.history.flush)
+    for line in outcome.lines():
+        console.print(f"palace memory scrub: {line}")
     return 0
 
 

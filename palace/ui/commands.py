@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -14,6 +15,7 @@ if TYPE_CHECKING:
     from palace.agent.conversation import Conversation
     from palace.app import App
     from palace.config import Settings
+    from palace.memory.halls import MemoryPath
     from palace.memory.ops import ChangeResult
     from palace.memory.store import MemoryStore
     from palace.ui.console import Console
@@ -37,6 +39,10 @@ class Repl(Protocol):
     def commit_hand_edit(self) -> None: ...
 
     def set_model(self, name: str) -> None: ...
+
+    def confirm(self, question: str) -> bool: ...
+
+    def pick_room(self, proposals: list[MemoryPath]) -> str | None: ...
 
     def recall_text(self, query: str, *, limit: int = 5) -> str: ...
 
@@ -104,18 +110,49 @@ def _edit(repl: Repl, arg: str) -> bool:
 def _remember(repl: Repl, arg: str) -> bool:
     from palace.ui.pathargs import split_path_arg
 
-    path, content = split_path_arg(arg, "/remember PATH CONTENT")
-    return _user_change(repl, (repl.session.targets or repl.store).save(path, content, by="user"))
+    try:
+        path, content = split_path_arg(arg, "/remember PATH CONTENT")
+    except PalaceError:
+        if "/" in arg and len(arg.split()) == 1:  # a path and nothing to say: the usage, not a quick add
+            raise
+        path, content = "", arg
+    if "/" not in path:  # no path (`/remember I use fish`): propose a room (quick add)
+        return _quick_add(repl, arg)
+    return user_change(repl, (repl.session.targets or repl.store).save(path, content, by="user"))
 
 
 def _forget(repl: Repl, arg: str) -> bool:
     from palace.ui.pathargs import split_path_arg
 
     path, content = split_path_arg(arg, "/forget PATH CONTENT")
-    return _user_change(repl, (repl.session.targets or repl.store).forget(path, content, by="user"))
+    return user_change(repl, (repl.session.targets or repl.store).forget(path, content, by="user"))
 
 
-def _user_change(repl: Repl, result: ChangeResult) -> bool:
+def _quick_add(repl: Repl, text: str) -> bool:
+    """Save text to the room the user picks from the proposals (memory/suggest.py, ui/quickadd.py)."""
+    from palace.memory.suggest import propose_rooms
+
+    text = " ".join(text.split())
+    if not text:
+        raise PalaceError("say what to remember: /remember TEXT (or /remember PATH TEXT), or a line `# TEXT`")
+    path = repl.pick_room(propose_rooms(repl.store.document(), text, repl.session.wings))
+    if path is None:
+        repl.console.print("Not saved.")
+        return True
+    return user_change(repl, (repl.session.targets or repl.store).save(path, text, by="user"))
+
+
+def _why(repl: Repl, arg: str) -> bool:
+    from palace.sessions.provenance import why
+    from palace.ui.pathargs import split_path_arg
+
+    path, content = split_path_arg(arg, "/why PATH CONTENT")
+    for line in why(repl.store, path, content).lines():
+        repl.console.print(line)
+    return True
+
+
+def user_change(repl: Repl, result: ChangeResult) -> bool:
     """Show a change the user made and record it for the session's archive."""
     repl.session.record_user_change(result)
     repl.show_change(result)
@@ -161,6 +198,20 @@ def _recall(repl: Repl, arg: str) -> bool:
     return True
 
 
+def recall_line(query: str, text: str, wing: str | None) -> str:
+    """The line the user sees of the model's MemoryRecall, counted from the result's title ("3 matches from ...",
+    palace/recall/format.py): `recalled 3 matches for "postgres"`."""
+    from palace.memory.secrets import redact
+
+    found = re.match(r"(\d+) match", text)
+    count = int(found.group(1)) if found else 0
+    asked = " ".join(redact(query).split())
+    asked = asked if len(asked) <= 60 else asked[:59] + "…"
+    where = " in every wing" if wing == "all" else f" in wing {wing}" if wing else ""
+    what = f"{count} match{'es' * (count != 1)}" if count else "nothing"
+    return f'recalled {what} for "{asked}"{where}'
+
+
 def _sessions(repl: Repl, arg: str) -> bool:
     from palace.sessions.catalog import list_sessions
 
@@ -185,12 +236,16 @@ def _new(repl: Repl, arg: str) -> bool:
     return True
 
 
+_YES = ("--yes", "-y")
+
+
 def _model(repl: Repl, arg: str) -> bool:
-    name = arg.strip()
-    if name:
-        repl.set_model(name)
-        repl.console.print(f"Model: {name} (from now on in this session)")
-        return True
+    words = arg.split()
+    names = [word for word in words if word not in _YES]
+    if len(names) > 1:
+        raise PalaceError("usage: /model [NAME [--yes]]")
+    if names:
+        return _switch(repl, names[0], sure=len(names) < len(words))
     current = repl.settings.model
     repl.console.print(f"Model: {current} at {repl.settings.base_url or 'the OpenAI API'}")
     try:
@@ -209,6 +264,35 @@ def _model(repl: Repl, arg: str) -> bool:
         repl.console.print(f"  {'*' if here else ' '} {model}{'  (current)' if here else ''}")
     if not model_listed(current, models):
         repl.console.warn(f"{current} is not among them")
+    return True
+
+
+def _switch(repl: Repl, name: str, *, sure: bool) -> bool:
+    """/model NAME: switch to a model the endpoint lists; an unlisted one (some endpoints do not list every model
+    they serve) after a y/N question, or with --yes; when the list cannot be fetched, as asked, saying so."""
+    from palace.ui.doctor import model_listed
+
+    try:
+        models = repl.app.client.list_models()
+    except PalaceError as exc:
+        repl.set_model(name)
+        repl.console.warn(f"cannot list the endpoint's models ({exc}); using {name} unchecked")
+        repl.console.print(f"Model: {name} (from now on in this session)")
+        return True
+    if not models:
+        repl.console.warn(f"the endpoint lists no models; using {name} unchecked")
+    elif not model_listed(name, models):
+        close = difflib.get_close_matches(name, models, n=1, cutoff=0.5)
+        close = close or [m for m in models if m.casefold() == name.casefold()]
+        hint = f' (did you mean "{close[0]}"?)' if close else ""
+        unlisted = f"{name} is not among the endpoint's {len(models)} models{hint}"
+        if not sure and not repl.confirm(f"{unlisted}. Use it anyway? [y/N] "):
+            raise PalaceError(f"{unlisted}; `/model` lists them, `/model {name} --yes` uses it anyway")
+        repl.set_model(name)
+        repl.console.print(f"Model: {name} (from now on in this session; the endpoint does not list it)")
+        return True
+    repl.set_model(name)
+    repl.console.print(f"Model: {name} (from now on in this session)")
     return True
 
 
@@ -280,7 +364,9 @@ def _bring(repl: Repl, arg: str) -> bool:
     from palace.sessions.card import bring_text, load_session_context
 
     if not arg.strip():
-        raise PalaceError("usage: /bring ID (an id or its start, from the card or /sessions)")
+        raise PalaceError(
+            "usage: /bring ID (the 8 hex digits the card and /sessions show, or their start; Tab completes)"
+        )
     text = bring_text(load_session_context(repl.settings.home, arg.strip()))
     repl.session.bring(text)
     repl.console.print(text)
@@ -298,11 +384,12 @@ COMMANDS: tuple[Command, ...] = (
     Command("edit", "/edit", "open memories.md in $VISUAL/$EDITOR, then check it", _edit),
     Command(
         "remember",
-        "/remember PATH CONTENT",
-        "save an entry yourself, e.g. /remember Preferences/editor Uses vim",
+        "/remember [PATH] CONTENT",
+        "save an entry yourself, e.g. /remember Preferences/editor Uses vim; without a path palace proposes a room",
         _remember,
     ),
     Command("forget", "/forget PATH CONTENT", "remove an entry", _forget),
+    Command("why", "/why PATH CONTENT", "where an entry came from: who, the message, its uses and commits", _why),
     Command("undo", "/undo", "revert the last memory change palace made", _undo),
     Command("review", "/review [accept N|reject N|edit N TEXT]", "what extraction proposed, waiting for you", _review),
     Command("clear-memory", "/clear-memory [yes] [all]", "remove every entry (asks first; undoable)", _clear_memory),
@@ -314,7 +401,12 @@ COMMANDS: tuple[Command, ...] = (
     Command("compact", "/compact", "fold the older turns into the summary now", _compact),
     Command("bring", "/bring ID", "put an earlier session's summary and goals into this conversation", _bring),
     Command("new", "/new", "archive this session and start a new one", _new),
-    Command("model", "/model [NAME]", "list the endpoint's models, or switch to one", _model),
+    Command(
+        "model",
+        "/model [NAME [--yes]]",
+        "list the endpoint's models, or switch to one (--yes: one it does not list)",
+        _model,
+    ),
     Command("usage", "/usage", "tokens used this session, and their cost when the model's price is known", _usage),
     Command("clear", "/clear", "clear the screen", _clear),
     Command("exit", "/exit", "archive the session and leave (also /quit, Ctrl-D)", _exit),

@@ -1,4 +1,4 @@
-"""Tab completion in the REPL: slash commands, then memory paths after /remember and /forget.
+"""Tab completion in the REPL: slash commands, memory paths after /remember and /forget, session ids after /bring.
 
 Paths are completed in their display form (`Project Knowledge/db`), which the commands accept as typed
 (palace/ui/pathargs.py); after an opening quote they are completed inside the quotes.
@@ -6,7 +6,8 @@ Paths are completed in their display form (`Project Knowledge/db`), which the co
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from palace.errors import PalaceError
@@ -22,12 +23,17 @@ if TYPE_CHECKING:
 _PATH_COMMANDS = frozenset({"remember", "forget"})
 
 
+def _command(word: str) -> str | None:
+    """The name of the command a (possibly abbreviated) word names; None for none."""
+    try:
+        return commands.resolve(word).name
+    except PalaceError:
+        return None
+
+
 def _takes_a_path(word: str) -> bool:
     """Is word /remember or /forget, or a short form of one?"""
-    try:
-        return commands.resolve(word).name in _PATH_COMMANDS
-    except PalaceError:
-        return False
+    return _command(word) in _PATH_COMMANDS
 
 
 def memory_paths(store: MemoryStore) -> list[str]:
@@ -50,8 +56,11 @@ def path_completions(store: MemoryStore, typed: str) -> list[tuple[str, str]]:
     return [(completion_text(path, typed), path) for path in memory_paths(store) if path.casefold().startswith(prefix)]
 
 
-def completer(store: MemoryStore) -> Completer:
-    """A prompt_toolkit completer for the REPL's input line."""
+def completer(
+    store: MemoryStore, *, home: Path | None = None, current: Callable[[], str | None] = lambda: None
+) -> Completer:
+    """A prompt_toolkit completer for the REPL's input line (`home`: the palace whose sessions /bring completes,
+    but the `current` one)."""
     from prompt_toolkit.completion import Completer, Completion
 
     class _PalaceCompleter(Completer):
@@ -65,9 +74,14 @@ def completer(store: MemoryStore) -> Completer:
                         yield Completion(word, start_position=-len(text))
                 return
             word, _, rest = text.partition(" ")
+            rest = rest.lstrip()
             if _takes_a_path(word):
-                rest = rest.lstrip()
                 for insert, shown in path_completions(store, rest):
                     yield Completion(insert, start_position=-len(rest), display=shown)
+            elif home is not None and " " not in rest and _command(word) == "bring":
+                from palace.sessions.card import bring_choices
+
+                for short, about in bring_choices(home, rest, exclude=current()):
+                    yield Completion(short, start_position=-len(rest), display_meta=about)
 
     return _PalaceCompleter()

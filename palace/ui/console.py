@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import itertools
 import os
 import sys
@@ -38,6 +39,11 @@ def silence(stream: TextIO) -> None:
         os.close(devnull)
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def reader_gone(exc: OSError) -> bool:
+    """Does a write's error say that nobody reads the stream any more: a closed pipe, a terminal hung up?"""
+    return isinstance(exc, BrokenPipeError) or exc.errno in (errno.EIO, errno.ENXIO, errno.EPIPE)
 
 
 def colour_allowed(stream: TextIO) -> bool:
@@ -85,7 +91,9 @@ class Console:
             return
         try:
             self._write(text)
-        except BrokenPipeError:
+        except OSError as exc:
+            if not reader_gone(exc):
+                raise
             self.reply_closed = True
             self._stream = None
             silence(self.reply)
@@ -98,9 +106,9 @@ class Console:
                 self._stream = MarkdownStream(self.reply)
             self._stream.feed(text)
             return
+        self._mid_line = not text.endswith("\n")  # first: a Ctrl-C right after the write still ends the line
         self.reply.write(text)
         self.reply.flush()
-        self._mid_line = not text.endswith("\n")
 
     def end_line(self) -> None:
         """Finish the streamed reply: print the markdown still in progress, or end a plain line left open."""
@@ -112,14 +120,26 @@ class Console:
             if mid_line:
                 self.reply.write("\n")
                 self.reply.flush()
-        except BrokenPipeError:
+        except OSError as exc:
+            if not reader_gone(exc):
+                raise
             self.reply_closed = True
             silence(self.reply)
 
     def print(self, text: str = "", style: str = "") -> None:
         self.end_line()
-        self.out.write(self.style(text, style) + "\n")
-        self.out.flush()
+        self._line(self.out, self.style(text, style))
+
+    def _line(self, stream: TextIO, text: str) -> None:
+        """One line on stream; when its reader has gone (the terminal closed: SIGHUP) the rest is dropped, and
+        the session still ends as it should (archived, extracted)."""
+        try:
+            stream.write(text + "\n")
+            stream.flush()
+        except OSError as exc:
+            if not reader_gone(exc):
+                raise
+            silence(stream)
 
     def info(self, text: str) -> None:
         self.print(text, "dim")
@@ -133,8 +153,7 @@ class Console:
     def error(self, text: str) -> None:
         """`Error: ...` on stderr."""
         self.end_line()
-        self.err.write(self.style(f"Error: {text}", "red") + "\n")
-        self.err.flush()
+        self._line(self.err, self.style(f"Error: {text}", "red"))
 
     def clear(self) -> None:
         """Clear a terminal screen (nothing on a pipe)."""
@@ -167,10 +186,13 @@ class Spinner:
 
     def _spin(self) -> None:
         out = self.console.reply
-        for frame in itertools.cycle("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"):
-            out.write(f"\r{self.console.style(frame + ' thinking…', 'dim')}")
+        try:
+            for frame in itertools.cycle("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"):
+                out.write(f"\r{self.console.style(frame + ' thinking…', 'dim')}")
+                out.flush()
+                if self._stop.wait(0.08):
+                    break
+            out.write("\r\x1b[K")
             out.flush()
-            if self._stop.wait(0.08):
-                break
-        out.write("\r\x1b[K")
-        out.flush()
+        except (OSError, ValueError):  # the terminal went away (or the stream was closed): nothing to show on
+            return

@@ -42,11 +42,17 @@ def model_listed(model: str, listed: list[str]) -> bool:
 
 
 def _settings(settings: Settings, console: Console) -> None:
+    """Each main setting by its config.toml key, its value and where it came from; what config.toml has that
+    palace ignores (an unknown key warns and is skipped: a bad value of a known one stops palace instead)."""
+    from palace.config import toml_key
+
     config = settings.paths.config
     where = "read" if config.exists() else "not present; defaults and the environment apply"
     console.print(f"Settings (value — where it came from); config file {config} ({where}):", "bold")
     for name in _SHOWN:
-        console.print(f"  {name:<16} {_value(settings, name)} — {settings.source(name)}")
+        console.print(f"  {toml_key(name):<24} {_value(settings, name)} — {settings.source(name)}")
+    for notice in settings.notices:
+        console.print(f"  ! {notice}", "yellow")
 
 
 def _endpoint(settings: Settings, console: Console) -> int:
@@ -123,6 +129,28 @@ def _memories(settings: Settings, console: Console) -> int:
     return 1 if report.has_errors else 0
 
 
+def _sessions(settings: Settings, console: Console) -> None:
+    """How many sessions, and the files of sessions/ that are no session's (every command ignores them)."""
+    from palace.paths import session_file
+
+    try:
+        names = sorted(os.listdir(settings.sessions_dir))
+    except OSError:
+        names = []
+    kinds = [session_file(name) for name in names]
+    archives = sum(1 for k in kinds if k is not None and k.kind == "archive")
+    journals = sum(1 for k in kinds if k is not None and k.kind == "journal")
+    console.print(f"  sessions: {archives} archived, {journals} journals")
+    ignored = [name for name, kind in zip(names, kinds, strict=True) if kind is None and not name.startswith(".")]
+    if ignored:
+        shown = ", ".join(ignored[:8]) + (f" and {len(ignored) - 8} more" if len(ignored) > 8 else "")
+        console.print(
+            f"  ! sessions/ holds {len(ignored)} file(s) that no command reads (a session's files are named "
+            f"YYYY-MM-DD-<8 hex digits>.md or .jsonl): {shown}",
+            "yellow",
+        )
+
+
 def run_doctor(settings: Settings, console: Console) -> int:
     """Print a health report; exit 1 when something needs fixing."""
     _settings(settings, console)
@@ -134,9 +162,7 @@ def run_doctor(settings: Settings, console: Console) -> int:
         return 1 if problems else 0
     _folder(settings, console)
     problems += _memories(settings, console)
-    sessions = list(settings.sessions_dir.glob("*.jsonl"))
-    archives = list(settings.sessions_dir.glob("*.md"))
-    console.print(f"  sessions: {len(archives)} archived, {len(sessions)} journals")
+    _sessions(settings, console)
     git = (home / ".git").exists()
     console.print(f"  history: {'git repository' if git else 'not a git repository (palace init --git)'}")
     return 1 if problems else 0

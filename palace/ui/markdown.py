@@ -4,7 +4,10 @@ block still arriving is shown in a small live region below it (re-rendered a few
 A block is finished when nothing that can still arrive would change how it renders: a blank line followed
 by a line that does not continue it, a closing code fence, a heading. Only the block in progress is ever
 redrawn, so long replies do not flicker, and the text of a block is printed before it leaves the buffer,
-so a Ctrl-C mid-reply never loses what arrived. rich is imported on the first reply.
+so a Ctrl-C mid-reply never loses what arrived. Printing a block and taking it off the queue, starting the live
+region and closing it are each done with Ctrl-C held back until they are complete: a Ctrl-C between the two
+halves would print a block twice, or leave a live region half drawn under the final text. rich is imported on
+the first reply.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from __future__ import annotations
 import re
 import threading
 from typing import TYPE_CHECKING, Any, ClassVar, TextIO
+
+from palace.threads import signals_for_main as _held_back  # (it holds Ctrl-C back in this thread until the end)
 
 if TYPE_CHECKING:
     from rich.console import Console as RichConsole
@@ -163,8 +168,12 @@ class MarkdownStream:
             self._queue += self.blocks.add(text)
         self._print_queue()
         if self._live is None and self.blocks.tail.strip():
-            from rich.live import Live
+            self._start_live()
 
+    def _start_live(self) -> None:
+        from rich.live import Live
+
+        with _held_back():
             self._live = Live(
                 console=self.console,
                 get_renderable=self._view,
@@ -179,8 +188,9 @@ class MarkdownStream:
 
     def _print_queue(self) -> None:
         while self._queue:
-            self._print(self._queue[0])
-            self._queue.pop(0)  # only once it is on the screen
+            with _held_back():
+                self._print(self._queue[0])
+                self._queue.pop(0)  # only once it is on the screen
 
     def _print(self, block: str) -> None:
         if self._printed:
@@ -190,14 +200,15 @@ class MarkdownStream:
 
     def finish(self) -> None:
         """The reply ended (or was stopped): print the block in progress and close the live region."""
-        live, self._live = self._live, None
-        try:
-            if live is not None:
-                live.stop()
-        finally:
-            with self._lock:
-                rest = self.blocks.close()
-            if rest.strip():
-                self._queue.append(rest)
-            self._print_queue()
-            self._printed = 0
+        with _held_back():
+            live, self._live = self._live, None
+            try:
+                if live is not None:
+                    live.stop()
+            finally:
+                with self._lock:
+                    rest = self.blocks.close()
+                if rest.strip():
+                    self._queue.append(rest)
+                self._print_queue()
+                self._printed = 0

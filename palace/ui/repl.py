@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 from palace.agent.conversation import Conversation, TurnEvents
 from palace.app import App
 from palace.errors import PalaceError
+from palace.memory.halls import MemoryPath
 from palace.memory.ops import ChangeResult
 from palace.recall.scope import default_wings
-from palace.sessions.context import Snapshot
 from palace.ui import commands
 from palace.ui.console import FAILED, Console, Spinner, change_line, mark
 from palace.ui.pricing import CostMeter
@@ -28,11 +28,10 @@ if TYPE_CHECKING:
     from prompt_toolkit.output import Output
 
     from palace.agent.conversation import TurnResult
-    from palace.model.tools import MemoryRecall
+    from palace.model.tools import MemoryRecall, ToolOutcome
     from palace.sessions.extract import ExtractionOutcome
     from palace.sessions.journal import Journal
 
-_MEMORY_TOOLS = frozenset({"MemorySave", "MemoryForget"})
 _CHANGED_ON_DISK = "memories.md changed on disk; the next turn uses the new version"
 
 
@@ -60,19 +59,23 @@ class Repl:
         self.pt_input = pt_input
         self.pt_output = pt_output
         self.extractor = app.extractor(warn=console.warn, on_extracted=self._show_extracted)
-        self._notices: list[tuple[str, bool]] = []
+        self._notices: list[tuple[str, str]] = []  # (text, "warn" | "change" | "info")
         self._notice_lock = threading.Lock()
         self._app: Application[Any] | None = None
         self._shown: Any = None
         self.failed_turns = 0
+        self.hung_up = False  # the terminal closed (SIGHUP): the session ends as /exit ends it, quietly
         self.archive: Path | None = None  # where the session was archived, once it ended
         self.last_result: TurnResult | None = None  # the last turn's (None when Ctrl-C escaped it)
         self._edit_told = False  # the watcher told of a hand edit the prompt does not have yet
         self.spinner = Spinner(console, self.interactive and console.color)
         self.meter = CostMeter(self.settings.pricing)
-        self._archive_orphans()
+        resumed = None if resume is False else self._to_resume(resume)
+        self._archive_orphans(keep=resumed)
+        for line in app.expire_memories():
+            self.console.print(line)
         self._privacy_notice()
-        self.session = self._open_session(resume)
+        self.session = self._open_session(resumed)
         if resume is False:
             self._context_card()
         self._review_notice()
@@ -114,44 +117,32 @@ class Repl:
 
     def _privacy_notice(self) -> None:
         """Once per palace: what goes to the model provider."""
-        mark = self.settings.paths.index / "privacy-notice-shown"
-        if not self.interactive or mark.exists() or self.app.endpoint_host() is None:
-            return  # (a script reading palace's output does not want it; the first chat on a terminal does)
-        what = "your memory block and each conversation" if self.settings.memory_enabled else "each conversation"
-        self.console.info(
-            f"palace sends {what} to {self.app.endpoint_host()} (your model provider); nothing else leaves this "
-            "machine. `palace doctor` shows the endpoint; `--no-memory` keeps the memory out. (Shown once.)"
-        )
-        with contextlib.suppress(OSError):
-            mark.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            mark.touch(mode=0o600)
+        from palace.ui.startup import privacy_notice
 
-    def _archive_orphans(self) -> None:
+        privacy_notice(self.app, self.console, interactive=self.interactive)
+
+    def _to_resume(self, resume: str | bool) -> str:
+        from palace.ui.picker import session_to_resume
+
+        home = self.settings.home
+        return session_to_resume(home, self.console, resume, self.interactive, self.pt_input, self.pt_output)
+
+    def _archive_orphans(self, keep: str | None) -> None:
+        """The sessions that died, archived at once; their extraction runs in the background (the session about to
+        be resumed is not one: it goes on)."""
         try:
             self.store.clean_stale()
-            for line in self.app.archive_orphans():
+            for line in self.app.archive_orphans(background=lambda line: self.notify(line, info=True), keep=keep):
                 self.console.info(line)
         except PalaceError as exc:
             self.console.warn(f"could not archive earlier sessions: {exc}")
 
-    def _open_session(self, resume: str | bool) -> Conversation:
+    def _open_session(self, resume: str | None) -> Conversation:
         journal: Journal
-        if resume is not False:
-            if resume is True:
-                from palace.ui.picker import choose_session
+        if resume is not None:
+            from palace.ui.picker import resume_session
 
-                resume = choose_session(
-                    self.settings.home,
-                    self.console,
-                    interactive=self.interactive,
-                    pt_input=self.pt_input,
-                    pt_output=self.pt_output,
-                )
-            journal = self.app.resume_journal(str(resume))
-            self.console.info(f"Resumed session {journal.id} ({journal.turns} turns).")
-            working = Snapshot.from_json(journal.context).working
-            if not working.empty:
-                self.console.info(f"Working context: {working.counts()} — /context shows them.")
+            journal = resume_session(self.app, self.console, resume)
             self.wings = self.wings or journal.wings
             self.meter.add(journal.model, *journal.usage)
         else:
@@ -179,15 +170,18 @@ class Repl:
             self.console.warn(notice)
 
     def end_session(self) -> None:
-        """Archive the session (extraction first); Ctrl-C leaves it for the next start."""
+        """Archive the session (extraction first; after a hangup the archive first, so that a kill during the
+        extraction still leaves one); Ctrl-C leaves it for the next start."""
+        from palace.sessions.catalog import had_reply
+
         journal = self.session.journal
         self.session.close()
         if journal is None:
             return
-        asked = journal.turns
+        failed = not had_reply(journal.messages) and not journal.memory_events
         self.spinner.set(True)
         try:
-            archive = self.app.finish(self.extractor, journal)  # also archives when extraction is off
+            archive = self.app.finish(self.extractor, journal, hung_up=self.hung_up)
         except KeyboardInterrupt:
             self.spinner.set(False)
             self.console.warn("archiving interrupted; it will be done at the next start")
@@ -201,14 +195,17 @@ class Repl:
             journal.close()
         self.archive = archive
         self.flush_notices()  # what the final extraction saved or proposed
-        if archive is not None:
+        if archive is not None and failed:
+            self.console.info(f"Session kept as failed (no model answered; what you typed is in it): {archive}")
+        elif archive is not None:
             self.console.info(f"Session archived: {archive}")
-        elif asked:
-            self.console.info("Session not kept: the model never replied and no memory changed.")
 
     def new_session(self) -> None:
+        """/new: the session archived, another begun, with its own count of tokens and cost."""
         self.end_session()
-        self.session = self._open_session(False)
+        self.meter = CostMeter(self.settings.pricing)
+        self.failed_turns = 0
+        self.session = self._open_session(None)
         self.console.info(f"New session {self.session.journal.id if self.session.journal else ''}.")
 
     def commit_hand_edit(self) -> None:
@@ -223,9 +220,23 @@ class Repl:
             self._notices = [notice for notice in self._notices if notice[0] != _CHANGED_ON_DISK]
 
     def set_model(self, name: str) -> None:
-        """Switch the model for the rest of this session."""
+        """Switch the model for the rest of this session (extraction's too, unless it has its own)."""
         self.settings.model = name
         self.app.client.model = name
+        if not self.settings.extract_model:
+            self.extractor.client().model = name
+
+    def pick_room(self, proposals: list[MemoryPath]) -> str | None:
+        """The room for a quick add (palace/ui/quickadd.py)."""
+        from palace.ui.quickadd import pick_room
+
+        return pick_room(proposals, self.console, self.interactive, self.pt_input, self.pt_output)
+
+    def confirm(self, question: str) -> bool:
+        """A y/N question on a terminal (Enter, Ctrl-C and Ctrl-D say no); False in a pipe, where nobody answers."""
+        from palace.ui.picker import ask_yes_no
+
+        return self.interactive and ask_yes_no(question, self.pt_input, self.pt_output)
 
     # ------------------------------------------------------------------ recall
     def recall_text(self, query: str, *, limit: int = 5, since: date | None = None, until: date | None = None) -> str:
@@ -237,9 +248,11 @@ class Repl:
         return self._recall(query, limit=5, since=None, until=None, wings=list(wings) if wings else None)
 
     def _recall_tool(self, args: MemoryRecall) -> str:
-        return self._recall(
-            args.query, limit=args.limit, since=args.since, until=args.until, wings=args.wings(self.wings)
-        )
+        from palace.model.tools import Shown
+
+        wings = args.wings(self.wings)
+        text = self._recall(args.query, limit=args.limit, since=args.since, until=args.until, wings=wings)
+        return Shown(text, commands.recall_line(args.query, text, args.wing))
 
     def _recall(
         self, query: str, *, limit: int, since: date | None, until: date | None, wings: Sequence[str] | None
@@ -253,13 +266,22 @@ class Repl:
         style = "yellow" if change.action == "forgotten" else "green"
         self.console.print(change_line(change), style)
 
+    def _show_tool(self, tool: str, outcome: ToolOutcome) -> None:
+        """A call that changed no memory (recall, working context): its one line, as a save has its own."""
+        if outcome.shown:
+            self.console.info(f"· {outcome.shown}")
+
     def _show_tool_error(self, tool: str, message: str) -> None:
-        label = "Not saved" if tool in _MEMORY_TOOLS else tool
+        from palace.model.specs import spec_of  # (pydantic: loaded by the tool call already)
+
+        spec = spec_of(tool)
+        label = "Not saved" if spec is not None and spec.writes_memory else tool
         self.console.print(f"{FAILED} {label}: {message}", "red")
 
-    def notify(self, text: str, *, change: bool = False) -> None:
-        """A notice (or, with `change`, a memory change line) from another thread: printed above the prompt
-        when one is showing, without breaking the line being typed; else before the next turn."""
+    def notify(self, text: str, *, change: bool = False, info: bool = False) -> None:
+        """A notice (with `change` a memory change line, with `info` a dim line) from another thread: printed
+        above the prompt when one is showing, without breaking the line being typed; else before the next turn."""
+        kind = "change" if change else "info" if info else "warn"
         app = self._app
         if app is not None and app.is_running and app.loop is not None:
             from prompt_toolkit.application import run_in_terminal
@@ -267,24 +289,26 @@ class Repl:
             def show() -> None:
                 import asyncio
 
-                self._shown = asyncio.ensure_future(run_in_terminal(lambda: self._say(text, change)))
+                self._shown = asyncio.ensure_future(run_in_terminal(lambda: self._say(text, kind)))
 
             app.loop.call_soon_threadsafe(show)
             return
         with self._notice_lock:
-            self._notices.append((text, change))
+            self._notices.append((text, kind))
 
-    def _say(self, text: str, change: bool) -> None:
-        if change:
+    def _say(self, text: str, kind: str) -> None:
+        if kind == "change":
             self.console.print(text, "green")
+        elif kind == "info":
+            self.console.info(text)
         else:
             self.console.warn(text)
 
     def flush_notices(self) -> None:
         with self._notice_lock:
             pending, self._notices = self._notices, []
-        for text, change in pending:
-            self._say(text, change)
+        for text, kind in pending:
+            self._say(text, kind)
 
     def _on_file_changed(self) -> None:
         for change in self.store.repair_recent():  # an editor's save dropped what palace had just saved
@@ -302,6 +326,8 @@ class Repl:
             return True
         if commands.is_command(line):
             return commands.dispatch(self, line)
+        if line.startswith("# "):  # `# I use fish`: remember it (quick add), not a message
+            return commands.dispatch(self, "/remember " + line[2:])
         self.chat(line[1:] if line.startswith("//") else line)
         return True
 
@@ -315,13 +341,15 @@ class Repl:
             on_text=self.console.write,
             on_change=self.show_change,
             on_tool_error=self._show_tool_error,
+            on_tool=self._show_tool,
             on_notice=self.console.warn,
             on_waiting=self.spinner.set,
         )
         model, before = self.settings.model, tuple(self.session.usage)
         self.last_result = None
         try:
-            result = self.session.turn(text, events)
+            with self._keys_held():
+                result = self.session.turn(text, events)
         except KeyboardInterrupt:
             self.spinner.set(False)
             self.console.end_line()
@@ -338,6 +366,14 @@ class Repl:
             self.console.error(result.error)
         return result
 
+    def _keys_held(self) -> contextlib.AbstractContextManager[None]:
+        """While a reply streams on the terminal, keys typed are not echoed into it (palace/ui/keys.py)."""
+        if not self.interactive or self.pt_input is not None:
+            return contextlib.nullcontext()
+        from palace.ui.keys import keys_unechoed
+
+        return keys_unechoed(sys.stdin.fileno())
+
     def _lines(self) -> Iterator[str]:
         from palace.ui.keys import joined_lines
 
@@ -352,6 +388,7 @@ class Repl:
         previous = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGHUP)}
 
         def leave(signum: int, frame: FrameType | None) -> None:
+            self.hung_up = self.hung_up or signum == signal.SIGHUP
             raise SystemExit(128 + signum)
 
         for sig in previous:
@@ -366,13 +403,30 @@ class Repl:
                     if not self.handle(line):
                         break
         finally:
+            # A closed terminal sends SIGHUP to the shell and to palace; the shell passes its own on: the
+            # session is ending already, and a second one must not cut its archive short.
+            with contextlib.suppress(ValueError):
+                signal.signal(signal.SIGHUP, signal.SIG_IGN)
             watcher.stop()
             self.end_session()
+            self._finish_orphans()
             self.app.history.flush()  # the memory changes' commits, before the process goes
             for sig, handler in previous.items():
                 with contextlib.suppress(ValueError, TypeError):
                     signal.signal(sig, handler)
         return 0
+
+    def _finish_orphans(self) -> None:
+        """Earlier sessions' extraction still running in the background: waited for, as this session's own
+        final extraction is (Ctrl-C leaves it for the next start)."""
+        work = self.app.orphan_extraction
+        if work is not None and work.is_alive():
+            self.console.info("Finishing the extraction of the earlier unfinished sessions…")
+            try:
+                work.join()
+            except KeyboardInterrupt:
+                self.console.warn("left for the next start")
+        self.flush_notices()
 
     def _run_prompt(self) -> None:
         from prompt_toolkit import PromptSession
@@ -386,7 +440,7 @@ class Repl:
         history_file.chmod(0o600)
         prompt: PromptSession[str] = PromptSession(
             history=FileHistory(str(history_file)),
-            completer=completer(self.store),
+            completer=completer(self.store, home=self.settings.home, current=self._session_id),
             complete_while_typing=False,
             bottom_toolbar=self._toolbar,
             key_bindings=key_bindings(),
@@ -408,23 +462,15 @@ class Repl:
             if not self.handle(line):
                 break
 
+    def _session_id(self) -> str | None:
+        journal = self.session.journal
+        return journal.id if journal is not None else None
+
     def startup_lines(self) -> list[str]:
         """What the REPL says when it starts: where it talks to, with what memory, and the keys."""
-        rendered = self.session.rendered
-        where = self.settings.base_url or "the OpenAI API"
-        wings = self.session.wings
-        wing = f"wing{'s' * (len(wings) > 1)} {', '.join(wings)}" if wings else "no wing"
-        entries = f"{rendered.total_entries} {'entry' if rendered.total_entries == 1 else 'entries'}"
-        lines = [
-            f"palace · {self.settings.model} at {where} · {wing} · memory: {entries}, "
-            f"{rendered.size:,} of {self.settings.memory_budget:,} bytes",
-        ]
-        targets = self.session.targets
-        if targets is not None and targets.project is not None and self.settings.memory_enabled:
-            where_saves = "saves about it go there" if targets.to_project else "saves go to your palace"
-            lines.append(f"project memory of {targets.project.name}: {targets.project.file} ({where_saves})")
-        lines.append("/help for commands · Esc-Enter or Ctrl-J for a new line · Ctrl-C stops a reply · Ctrl-D leaves")
-        return lines
+        from palace.ui.startup import startup_lines
+
+        return startup_lines(self.settings, self.session)
 
     def _toolbar(self) -> str:
         rendered = self.store.render(self.session.wings, self.settings.memory_budget)  # a stat when unchanged

@@ -1,0 +1,117 @@
+"""Passwords said in words or assigned by name: `password=...`, `--password ...`, "the password for the NAS is
+...", "das Passwort lautet ...", "密码是...", "パスワードは...", "log in as admin with ...", "my pin is ...".
+
+Every kind here is folded (it runs over the lower-cased text) and starts with its keyword as a literal, so
+that sre searches for the keyword instead of trying every position."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from palace.memory.secrets.kinds import PLACEHOLDER as _PLACEHOLDER
+from palace.memory.secrets.kinds import QUOTE as _Q
+from palace.memory.secrets.kinds import SecretKind, folded_kind
+
+
+class _Keyword(NamedTuple):
+    pattern: str
+    anchors: tuple[str, ...]
+
+
+def _keyword(first: str, rest: str = "", glued: str = "") -> _Keyword:
+    """A keyword starting with the literal first: at the start of a word (`db_password`, `MY_API_KEY`), or
+    glued to a word when glued follows (`PGPASSWORD=`), but not starting one (`password_min_length`)."""
+    left = rf"(?<![a-z0-9]{first})" + (rf"|(?={glued})" if glued else "")
+    return _Keyword(rf"{first}(?:{left}){rest}[0-9]?(?![a-z0-9_])", (first,))
+
+
+# A value: printable ASCII but space, `,` and `;`. After `=` it may be anything but a placeholder, a boolean or
+# a small number; after `:` or a copula ("is", "lautet", "est", "是", "は"), it must look like a password: a
+# digit or a symbol in it (a lone `-` or `.` does not count: "auto-generated"), or quoted, or (after `:`) the
+# last word, unless a word that says something about the password ("Password: required").
+_V = r"[!-+\--:<-~]"
+_SYMBOL = r"[\d!#$%&*+/<=>?@^_|~]"
+# A symbol counts where a character follows it: "vergessen?" ends a question, it is no password.
+_SECRETISH = rf"(?={_V}{{3}})(?:{_V}*(?:\d|{_SYMBOL}(?={_V})){_V}*|(?:[a-z0-9]+-){{2,}}[a-z0-9]+)"
+# With no separator but a space (`smtp password Ab12#x`), a letter and a digit or a symbol other than `_`, `.`
+# and `-` (`password max_tokens` is not one).
+_STRONG_VALUE = rf"(?={_V}{{6}})(?={_V}*[a-z])(?={_V}*(?:\d|[!#$%&*+/<=>?@^|~](?={_V}))){_V}+"
+_QUOTED = r"[\"'`][^\"'`\s]{3,}[\"'`]"
+_STOP = (
+    r"(?!(?:required|optional|none|null|empty|hidden|unknown|unset|missing|invalid|incorrect|wrong|ok|yes|no|true"
+    r"|false|n/a|tbd|see|same|reset|changed|expired|protected|encrypted|set|needed|below|above|here|there)"
+    r"(?![!-~]))"
+)
+_LAST = rf"{_STOP}{_V}{{3,}}(?=[ \t.!?。！？]*(?:\r?\n|$))"  # the last word of its line
+_NOT_TRIVIAL = r"(?!(?:true|false|yes|no|on|off|none|null|nil|[0-9]{1,5})(?![!-~]))"
+_EQ = rf"{_Q}[ \t]*(?::=|=>|=)[ \t]*{_Q}{_PLACEHOLDER}{_NOT_TRIVIAL}{_V}{{3,}}"
+_COLON = rf"{_Q}[ \t]*[:：][ \t]*{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH}|{_LAST})"
+# "for the NAS", "für den Router", "du compte", "del servidor", "do banco", "от сервера": what it opens.
+_FOR = (
+    r"(?:[ \t]+(?:for|of|to|on|at|from|with|für|fur|vom|von|zum|zur|de|du|del|des|da|do|della|dello|dla|для|от)"
+    r"[ \t]+[^\n:=：.,;!?]{1,40}?)?"
+)
+_COPULA = r"(?:is|was|are|to|lautet|ist|auf|est|c'est|en|à|es|será|a|é|e|è|sarà|это|—|-|->|=>)"
+_PROSE = rf"{_FOR}[ \t]+{_COPULA}[ \t]+{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH})"
+# "Le mot de passe Wi-Fi : ...", "password (prod): ...": a word or two may name what it opens before `:`.
+_QUALIFIER = r"(?:[ \t]+[^\s:=：]{1,20}){1,2}"
+_QUALIFIED_COLON = rf"(?:{_FOR}{_COLON}|{_QUALIFIER}[ \t]*[:：][ \t]*{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH}))"
+_SPACE = rf"[ \t]+{_PLACEHOLDER}{_STRONG_VALUE}"
+_PASSWORD = rf"(?:{_EQ}|{_QUALIFIED_COLON}|{_PROSE}|{_SPACE})"
+
+_PASSWORD_KEYWORDS = (
+    _Keyword(
+        r"(?<![a-z0-9])(?:wi-?fi|access|door) code(?![a-z0-9_])",
+        ("wifi code", "wi-fi code", "access code", "door code"),
+    ),
+    _keyword("pass", "(?:word|wd|wort|phrase|code)?", glued=r"(?:word|wd)[ \t]*=|wort"),
+    _keyword("pwd", glued=r"[ \t]*="),
+    _keyword("pw"),
+    _keyword("kennwort", glued="kennwort"),
+    _keyword("mot de passe"),
+    _keyword("mdp"),
+    _keyword("contraseña"),
+    _keyword("senha"),
+    _Keyword("пароль", ("пароль",)),
+)
+# Keys whose value may be short or plain (`api_key=abc123`): named as a password is.
+_KEY_KEYWORDS = (
+    _keyword("api", r"[_\-]?key"),
+    _keyword("secret", r"[_\- ]?key"),
+    _keyword("access", r"[_\-]?token"),
+    _keyword("auth", r"[_\-]?token"),
+    _keyword("client", r"[_\-]?secret"),
+)
+_KEY = rf"(?:{_EQ}|{_Q}[ \t]*(?:[:：]|is\b|是|为)[ \t]*{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH}|{_LAST}))"
+# In Chinese, Japanese and Korean the value follows the keyword with a particle or a colon between.
+_CJK_SEP = r"[ \t]*(?:[:：=]|是|为|為|は|が|는|은)[ \t]*"
+_CJK = rf"{_CJK_SEP}{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH})"
+_CJK_KEYWORDS = (("密码", "口令"), ("パスワード", "暗証番号"), ("비밀번호", "암호"))
+
+# "log in as admin with Tr0ub4dor&3", "ssh in as root using ...", "login: deploy / ...", "creds are admin:...".
+_AS_USER = r"(?:[ \t]+[a-z]+){0,3}?[ \t]+as[ \t]+[^\s]{1,40}[ \t]+(?:with|using|and|pw|pass(?:word)?)[ \t]+"
+_LOGIN_VALUE = rf"(?:(?:the|password|pass|pw)[ \t]+)*{_PLACEHOLDER}{_STRONG_VALUE}"
+_AS_USER_VALUE = _AS_USER + _LOGIN_VALUE
+_LOGINS = (
+    ("log", r"(?:ged|ging)?[ \t-]?(?:in|on)"),
+    ("sign", r"(?:ed)?[ \t-]?in"),
+    ("ssh", r"(?:[ \t]+in)?"),
+    ("connect", r"(?:ed)?"),
+)
+_USER_PASSWORD = rf"[ \t]*(?:[:=]|are|is)[ \t]*[^\s/:]{{1,40}}[ \t]*[/:][ \t]*{_PLACEHOLDER}{_STRONG_VALUE}"
+_PIN = r"pin(?<![a-z0-9]pin)(?:[ \t]*(?:code|number))?[ \t]*(?:[:=：]|is|是)[ \t]*[0-9]{4,8}(?![0-9a-z])"
+
+PROSE_KINDS: tuple[SecretKind, ...] = (
+    *(folded_kind("password assignment", k.pattern + _PASSWORD, *k.anchors) for k in _PASSWORD_KEYWORDS),
+    *(folded_kind("password assignment", f"(?:{'|'.join(words)}){_CJK}", *words) for words in _CJK_KEYWORDS),
+    *(folded_kind("password assignment", k.pattern + _KEY, *k.anchors) for k in _KEY_KEYWORDS),
+    *(
+        folded_kind("password assignment", rf"{first}(?<![a-z0-9]{first}){rest}(?![a-z0-9]){_AS_USER_VALUE}", first)
+        for first, rest in _LOGINS
+    ),
+    *(
+        folded_kind("password assignment", rf"{word}(?<![a-z0-9]{word})(?![a-z0-9_]){_USER_PASSWORD}", word)
+        for word in ("login", "logon", "creds", "credentials")
+    ),
+    folded_kind("password assignment", _PIN, "pin"),
+)  # fmt: skip

@@ -1,0 +1,184 @@
+"""The provider table: credentials whose shape is their own (a vendor prefix, a fixed layout), the more
+specific first so that a refusal names the right one. The generic rules (generic.py) catch what has no
+shape of its own; many formats are caught by both, and the table's name wins."""
+
+from __future__ import annotations
+
+from palace.memory.secrets.kinds import FILLER as _F
+from palace.memory.secrets.kinds import QUOTE as _Q
+from palace.memory.secrets.kinds import SecretKind, folded_kind, gated_kind
+from palace.memory.secrets.kinds import at as _at
+from palace.memory.secrets.kinds import kind as _kind
+from palace.memory.secrets.kinds import token_kind as _token_kind
+
+
+def _folded_token_kind(name: str, pattern: str, *anchors: str) -> SecretKind:
+    return SecretKind(name, pattern, anchors, ignore_case=True, token=True)
+
+
+# Keys named by their vendor (`AWS secret key is ...`, `TWILIO_AUTH_TOKEN=...`, `DD_API_KEY=...`), whose value
+# alone (40 base64 characters, 32 or 40 hex digits) would look like any digest.
+_BODY = r"[A-Za-z0-9_\-]"  # base64url, the body of most tokens
+_IS = rf"{_Q}[ \t]*(?:[:=：]|is\b|是|为)?[ \t]*{_Q}"
+_AWS_SECRET = rf"{_at('aws')}[\w \-]{{0,20}}?secret[\w \-]{{0,12}}?key\b{_IS}[a-z0-9/+]{{40}}(?![a-z0-9/+=])"
+_TWILIO = rf"{_at('twilio')}[\w \-]{{0,24}}?(?:token|secret)\b{_IS}[0-9a-f]{{32}}\b"
+_DATADOG = rf"[\w \-]{{0,16}}?(?:api|app(?:lication)?)[_\- ]?key\b{_IS}[0-9a-f]{{32}}(?:[0-9a-f]{{8}})?\b"
+
+# The whole block, BEGIN through END; without an END line, through the end of the base64 body: its lines (or
+# space-separated runs, or `\n`-separated inside a JSON string) and `Proc-Type:`-style headers. A short run
+# must have a digit or `+/=` in it, so that prose after a truncated key ("thanks") is not taken for its tail.
+_PEM_GAP = r"(?:\s|\\[nr])"
+_PEM = (
+    r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+    rf"(?:{_PEM_GAP}+(?:(?:Proc-Type|DEK-Info|Comment|Version):[^\n\\]*|[A-Za-z0-9+/=]{{16,}}"
+    r"|[A-Za-z0-9+/=]{0,15}[0-9+/=][A-Za-z0-9+/=]{0,15}(?![A-Za-z0-9+/=])))*"
+    rf"(?:{_PEM_GAP}*-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)?"
+)
+# The SSH2 (RFC 4716) and PuTTY layouts: from the first line through the last base64 line or the MAC.
+_SSH2 = (
+    r"---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----(?:\s+(?:[A-Za-z-]+: [^\n]*|[A-Za-z0-9+/=]{4,}\\?))*"
+    r"(?:\s*---- END SSH2 (?:ENCRYPTED )?PRIVATE KEY ----)?"
+)
+_PPK = r"PuTTY-User-Key-File-[0-9]: [^\n]*(?:\n[A-Za-z-]+: [^\n]*|\n[A-Za-z0-9+/=]{4,})*"
+
+# Real keys are random: capitals and digits in them, or (`sk-<32 hex>`, `sk-or-v1-<64 hex>`) a run of 20+
+# lower-case letters and digits with a digit in it; unlike a kebab-case name such as `sk-web-app-frontend-v2`.
+_OPENAI = (
+    rf"{_at('sk-')}(?:(?=[A-Za-z0-9_\-]{{0,255}}[A-Z])(?=[A-Za-z0-9_\-]{{0,255}}[0-9])"
+    r"|(?:[a-z0-9]{1,8}-){0,3}(?=[a-z0-9]{20})(?=[a-z0-9]{0,40}[0-9]))[A-Za-z0-9_\-]{20,}+"
+)
+_HUGGING_FACE = rf"{_at('hf_')}(?=[A-Za-z0-9]{{0,255}}[A-Z])(?=[A-Za-z0-9]{{0,255}}[a-z])[A-Za-z0-9]{{30,}}+"
+# Starting with a character class (not `\b`) lets sre skip positions that cannot start a match.
+_TELEGRAM = r"[0-9](?<![0-9][0-9])[0-9]{4,11}:(?=[A-Za-z0-9_\-]{0,34}[A-Z])[A-Za-z0-9_\-]{35}(?![A-Za-z0-9_\-])"
+_DISCORD = (
+    r"[MNO](?<![A-Za-z0-9_][MNO])(?=[A-Za-z]{0,26}[0-9])[A-Za-z0-9]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,}"
+)
+_MAILGUN = r"[0-9a-f](?<![A-Za-z0-9_][0-9a-f])[0-9a-f]{31}-[0-9a-f]{8}-[0-9a-f]{8}\b"
+_ARGUMENT = r"(?:'[^'\n]+'|\"[^\"\n$]+\"|[^\s'\"$]\S*)"  # quoted or bare, not a `$VARIABLE`
+_SSHPASS = rf"{_at('sshpass')}\b[^\n]{{0,200}}?\s-p\s*{_ARGUMENT}"
+_MYSQL = rf"{_at('mysql')}(?:dump|admin|sh)?\b[^\n]{{0,200}}?\s(?:-p(?=\S)|--password=){_ARGUMENT}"
+_MARIADB = rf"{_at('mariadb')}(?:-dump|-admin)?\b[^\n]{{0,200}}?\s(?:-p(?=\S)|--password=){_ARGUMENT}"
+# Other programs that take a password as an argument: after the option (`redis-cli -a`, `sqlcmd -P`, `zip -P`,
+# `7z -p<pw>`, `docker login -p`, `keytool -storepass`, `-passin pass:`), or as `user%password`, or the last
+# argument of `htpasswd -b`.
+_ON_LINE = r"[^\n]{0,200}?\s"
+_NOT_A_VARIABLE = rf"(?![$-]){_ARGUMENT}"
+_PROGRAMS = (
+    ("redis-cli", r"-a[ \t]+"),
+    ("sqlcmd", r"-P[ \t]+"),
+    ("zip", r"-P[ \t]+"),
+    ("7z", r"-p"),
+    ("unrar", r"-p"),
+    ("docker", r"(?:-p|--password)[ \t]+"),
+    ("keytool", r"-(?:store|key|srcstore|deststore)pass[ \t]+"),
+    ("smbclient", r"-U[ \t]*[^\s%]+%"),
+    ("htpasswd", r"-b[a-zA-Z]*[ \t]+(?:-c[ \t]+)?\S+[ \t]+\S+[ \t]+"),
+    ("login", r"(?:-p|--password)[ \t]+"),  # `az login`, `oc login`, `podman login`
+)
+_OPENSSL_PASS = r"-pass(?<=\s-pass)(?:in|out)?[ \t]+pass:(?![$<]|\s)\S+"
+_OPTION = tuple(space + "-" for space in " \t\n\r\x0b\x0c")  # every command line kind's option follows a space
+_BASIC = rf"{_at('authorization')}[\"']?\s*[:=]\s*[\"']?basic\s+(?=[a-z0-9+/]{{0,255}}[0-9+/=])[a-z0-9+/]{{6,}}={{0,2}}"
+_CURL = rf"{_at('curl')}\b[^\n]{{0,200}}?\s(?:-u|--user)[\s=]+[\"']?[^\s:\"'$<]+:(?![$<{{])[^\s\"']{{3,}}"
+# Any other scheme in an Authorization header (`token`, `Bot`, `ApiKey`, `SSWS`, `Digest ...`): its value.
+_AUTHORIZATION = (
+    rf"{_at('authorization')}[\"']?[ \t]*[:=][ \t]*[\"']?(?:[a-z][a-z0-9_\-]{{1,20}}[ \t]+)?"
+    r"(?![<$%{]|basic\b|bearer\b)"
+    r"(?=[a-z0-9_\-.~+/=]{0,200}[0-9])[a-z0-9_\-.~+/=]{12,}"
+)
+
+SECRET_KINDS: tuple[SecretKind, ...] = (
+    _kind("PEM private key", _PEM, "private key-----", "private key block-----"),
+    _kind("PEM private key", _SSH2, "---- begin ssh2"),
+    _kind("PuTTY private key", _PPK, "putty-user-key-file-"),
+    _token_kind("Anthropic API key", rf"{_at('sk-ant-')}[A-Za-z0-9_\-]{{20,}}", "sk-ant-"),
+    _token_kind("OpenAI API key", _OPENAI, "sk-"),
+    _token_kind("AWS access key", rf"\b(?:AKIA|ASIA|ABIA|ACCA){_F}[0-9A-Z]{{16}}\b", "akia", "asia", "abia", "acca"),
+    folded_kind("AWS secret access key", _AWS_SECRET, "aws"),
+    _token_kind("AWS Bedrock API key", rf"{_at('ABSK')}[A-Za-z0-9+/]{{100,}}={{0,2}}", "absk"),
+    _token_kind("Google HMAC key", rf"{_at('GOOG1')}[A-Z0-9]{{50,60}}\b", "goog1"),
+    _token_kind("Google OAuth token", rf"{_at('1//0')}[A-Za-z0-9_\-]{{40,}}", "1//0"),
+    _token_kind("GitHub token", rf"{_at('gh')}[pousr]_{_F}[A-Za-z0-9]{{30,}}", "gh"),
+    _token_kind("GitHub token", rf"{_at('github_pat_')}{_F}[A-Za-z0-9_]{{22,}}", "github_pat_"),
+    _token_kind("GitLab token", rf"{_at('gl')}(?:pat|dt|ptt|rt|cbt|soat|ft|imt|agent|oas|ffct)-{_BODY}{{20,}}", "gl"),
+    _token_kind("GitLab token", rf"{_at('GR1348941')}[A-Za-z0-9_\-]{{20,}}", "gr1348941"),
+    _token_kind("Bitbucket app password", rf"{_at('ATBB')}[A-Za-z0-9_=.\-]{{28,}}", "atbb"),
+    _token_kind("Atlassian API token", rf"{_at('ATATT3')}[A-Za-z0-9_\-=]{{100,}}", "atatt3"),
+    _token_kind("Slack token", rf"(?:{_at('xox')}[abposre]|{_at('xapp')})-[A-Za-z0-9\-]{{11,}}", "xox", "xapp-"),
+    _token_kind(
+        "Slack webhook URL",
+        r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9]+/[A-Za-z0-9]+/[A-Za-z0-9/]+",
+        "hooks.slack",
+    ),
+    _token_kind("Google API key", rf"{_at('AIza')}[0-9A-Za-z_\-]{{35,}}", "aiza"),
+    _token_kind("Google OAuth client secret", rf"{_at('GOCSPX-')}[A-Za-z0-9_\-]{{20,}}", "gocspx-"),
+    _token_kind(
+        "Stripe key",
+        rf"[sr]k_(?<![A-Za-z0-9_][sr]k_)(?:live|test|prod)_{_F}[A-Za-z0-9]{{16,}}",
+        "_live_",
+        "_test_",
+        "_prod_",
+    ),
+    _token_kind("Stripe key", rf"{_at('whsec_')}{_F}[A-Za-z0-9+/=]{{24,}}", "whsec_"),
+    _token_kind("JSON Web Token", rf"{_at('eyJ')}{_BODY}{{8,}}\.eyJ{_BODY}{{8,}}\.{_BODY}{{8,}}", "eyj"),
+    _token_kind("Grafana token", rf"{_at('eyJrIjoi')}[A-Za-z0-9]{{40,}}={{0,2}}", "eyjrijoi"),
+    _token_kind("npm token", rf"{_at('npm_')}[A-Za-z0-9]{{36,}}", "npm_"),
+    _token_kind("PyPI token", rf"{_at('pypi-')}AgE[A-Za-z0-9_\-]{{50,}}", "pypi-"),
+    _token_kind("NuGet API key", rf"{_at('oy2')}[a-z0-9]{{43}}\b", "oy2"),
+    _token_kind(
+        "JFrog token", rf"(?:{_at('AKCp')}[A-Za-z0-9]{{60,}}|{_at('cmVmdGtu')}[A-Za-z0-9]{{50,}})", "akcp", "cmvmdgtu"
+    ),
+    _token_kind("Hugging Face token", _HUGGING_FACE, "hf_"),
+    _token_kind("SendGrid API key", rf"{_at('SG')}\.[A-Za-z0-9_\-]{{20,24}}\.[A-Za-z0-9_\-]{{40,}}", "sg."),
+    _token_kind("Groq API key", rf"{_at('gsk_')}[A-Za-z0-9]{{48,}}", "gsk_"),
+    _token_kind("DigitalOcean token", rf"{_at('do')}[opr]_v1_[a-f0-9]{{64}}\b", "_v1_"),
+    _token_kind("Shopify token", rf"{_at('shp')}(?:at|ca|pa|ss)_[a-fA-F0-9]{{32}}\b", "shp"),
+    _token_kind("Square token", rf"{_at('sq0')}(?:atp|csp)-[A-Za-z0-9_\-]{{22,}}", "sq0"),
+    _token_kind("HashiCorp Vault token", rf"{_at('hv')}[sbr]\.[A-Za-z0-9_\-]{{24,}}", "hvs.", "hvb.", "hvr."),
+    _token_kind("Terraform Cloud token", r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-=]{50,}", ".atlasv1."),
+    _token_kind("Doppler token", rf"{_at('dp')}\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9_.\-]{{40,}}", "dp."),
+    _token_kind("Password manager token", rf"{_at('ops_')}eyJ[A-Za-z0-9+/=]{{100,}}", "ops_"),
+    _token_kind("Langfuse secret key", rf"{_at('sk-lf-')}[0-9a-f]{{8}}-[0-9a-f\-]{{27}}", "sk-lf-"),
+    _token_kind("Crates token", rf"{_at('cio')}(?=[A-Za-z]{{0,31}}[0-9])[A-Za-z0-9]{{32}}\b", "cio"),
+    _token_kind("Airtable token", rf"{_at('pat')}[A-Za-z0-9]{{14}}\.[0-9a-f]{{64}}\b", "pat"),
+    _token_kind("HubSpot token", rf"{_at('pat-')}(?:na|eu|ap)[0-9]-[0-9a-f]{{8}}-[0-9a-f\-]{{27}}", "pat-"),
+    _token_kind("Pulumi token", rf"{_at('pul-')}[0-9a-f]{{40}}\b", "pul-"),
+    _token_kind("Databricks token", rf"{_at('dapi')}[0-9a-f]{{32}}(?:-[0-9])?\b", "dapi"),
+    _token_kind("Heroku API key", rf"{_at('HRKU-')}[A-Za-z0-9_\-]{{40,}}", "hrku-"),
+    _token_kind("Cloudflare origin CA key", rf"{_at('v1')}\.0-[0-9a-f]{{24}}-[0-9a-f]{{100,}}", "v1.0-"),
+    _token_kind(
+        "Yandex key", rf"(?:{_at('AQVN')}{_BODY}{{30,}}|{_at('t1')}\.9eue[A-Za-z0-9_\-.]{{50,}})", "aqvn", "t1.9eue"
+    ),
+    _token_kind("EasyPost API key", rf"{_at('EZ')}[AT]K[0-9a-f]{{54}}\b", "ezak", "eztk"),
+    _token_kind("Azure registry password", r"[A-Za-z0-9+/]{42}\+ACR[A-Za-z0-9]{6}\b", "+acr"),
+    _kind("Firebase messaging key", rf"{_at('AAAA')}[A-Za-z0-9_\-]{{7}}:APA91b[A-Za-z0-9_\-]{{100,}}", ":apa91b"),
+    _kind("Twitch token", rf"{_at('oauth')}:[a-z0-9]{{30}}\b", "oauth:"),
+    _token_kind("Facebook access token", rf"{_at('EAA')}[BCDGIMU][A-Za-z0-9]{{80,}}", "eaa"),
+    _kind("Twitter bearer token", r"A{21,22}(?:%3D|[A-Za-z0-9])[A-Za-z0-9%]{60,}", "a" * 21),
+    _token_kind("Mapbox secret token", rf"{_at('sk')}\.eyJ[A-Za-z0-9_\-]{{20,}}\.[A-Za-z0-9_\-]{{20,}}", "sk.eyj"),
+    _kind("Salesforce token", rf"{_at('00D')}[A-Za-z0-9]{{12,15}}![A-Za-z0-9_.]{{60,}}", "00d"),
+    _token_kind(
+        "Plaid access token", r"access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f\-]{27}", "access-"
+    ),
+    _token_kind("age secret key", rf"{_at('AGE-SECRET-KEY-1')}[0-9A-Z]{{58}}\b", "age-secret-key-"),
+    _folded_token_kind("Azure storage key", r"(?:account|sharedaccess)key=[a-z0-9+/]{40,}={0,2}", "key="),
+    _token_kind("Mailgun API key", rf"{_at('key-')}[0-9a-f]{{32}}\b", "key-"),
+    _token_kind("Mailgun API key", _MAILGUN, "-", screen=r"-[0-9a-f]{8}-[0-9a-f]{8}\b"),  # the last two groups
+    _token_kind("Mailchimp API key", r"[0-9a-f](?<![A-Za-z0-9_][0-9a-f])[0-9a-f]{31}-us[0-9]{1,2}\b", "-us"),
+    SecretKind("Telegram bot token", _TELEGRAM, (":",), screen=r":[A-Za-z0-9_\-]{35}"),  # from the `:` on
+    _token_kind("Discord bot token", _DISCORD, ".", screen=r"\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27}"),
+    folded_kind("Twilio auth token", _TWILIO, "twilio"),
+    folded_kind("Datadog API key", _at("datadog") + _DATADOG, "datadog"),
+    folded_kind("Datadog API key", _at("dd") + _DATADOG, "dd"),
+    folded_kind("basic auth credentials", _BASIC, "basic"),
+    gated_kind("basic auth credentials", _CURL, _OPTION, "curl", ignore_case=True),
+    folded_kind("bearer token", rf"{_at('bearer')}\s+(?![<$])[a-z0-9_\-.~+/]{{20,}}=*", "bearer"),
+    folded_kind("authorization header", _AUTHORIZATION, "authorization"),
+    gated_kind("password on a command line", _SSHPASS, _OPTION, "sshpass"),
+    gated_kind("password on a command line", _MYSQL, _OPTION, "mysql"),
+    gated_kind("password on a command line", _MARIADB, _OPTION, "mariadb"),
+    *(
+        gated_kind("password on a command line", _at(name) + _ON_LINE + option + _NOT_A_VARIABLE, _OPTION, name)
+        for name, option in _PROGRAMS
+    ),
+    gated_kind("password on a command line", _OPENSSL_PASS, _OPTION, "pass:"),
+)  # fmt: skip

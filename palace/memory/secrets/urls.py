@@ -1,0 +1,104 @@
+"""Secrets in URLs: a password in the userinfo (any scheme), a random userinfo without one, a query parameter
+named like a signature or a token, the random path segments of a webhook."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from palace.memory.secrets import shape
+from palace.memory.secrets.scan import URL_PASSWORD, URL_TOKEN, WEBHOOK, Hit, Text
+from palace.memory.secrets.scan import regex as _re
+
+_SCHEME = r"[A-Za-z][A-Za-z0-9+.\-]{0,30}$"  # searched for backwards from `://`: sre finds `://` fast, a scheme not
+_URL_REST = r"[^\s\"'<>`\\]+"
+_USER_PASSWORD = r"[^/\s:@]*:(?![<$%{\[*])[^/\s@]{2,}@"
+_SIGNATURE_PARAMS = frozenset(
+    ("sig", "signature", "x-amz-signature", "x-goog-signature", "x-amz-security-token", "hmac")
+)
+_TOKEN_PARAMS = frozenset(
+    (
+        "token", "access_token", "refresh_token", "id_token", "auth", "auth_token", "authtoken", "apikey", "api_key",
+        "api-key", "key", "secret", "client_secret", "password", "pass", "pwd", "passwd", "code", "private_token",
+        "access_key", "secret_key", "subscription-key", "x-api-key", "jwt", "bearer", "session_token", "sas"
+    )
+)  # fmt: skip
+_HOOK_SEGMENTS = frozenset(
+    ("hook", "hooks", "webhook", "webhooks", "webhookb2", "incomingwebhook", "robot", "bot", "triggers")
+)
+
+
+def urls(text: str) -> Iterator[tuple[int, int, int]]:
+    """(start, end, where `://` is) of each URL in text: a scheme, `://`, and what follows up to a space or a
+    quote."""
+    at = text.find("://")
+    while at >= 0:
+        scheme = _re(_SCHEME).search(text, max(0, at - 31), at)
+        rest = _re(_URL_REST).match(text, at + 3)
+        end = rest.end() if rest else at + 3
+        if scheme is not None and rest is not None:
+            yield scheme.start(), end, at
+        at = text.find("://", end)
+
+
+def url_hits(scan: Text) -> Iterator[Hit]:
+    """Secrets in URLs: a password in the userinfo (any scheme), a random userinfo without one, a signature or
+    token in the query, the random segments of a webhook's path."""
+    text = scan.text
+    for start, end, at in urls(text):
+        authority = at + 3
+        password = _re(_USER_PASSWORD).match(text, authority, end)
+        if password is not None:
+            yield Hit(start, password.end(), URL_PASSWORD)
+        value = text[start:end]
+        authority -= start
+        path_at = _re(r"[/?#]").search(value, authority)
+        host_end = path_at.start() if path_at else len(value)
+        user = value.rfind("@", authority, host_end)
+        if user > 0 and password is None and shape.looks_random(value[authority:user], True):
+            yield Hit(start + authority, start + user, URL_TOKEN)
+        query = value.find("?", host_end)
+        path_end = query if query >= 0 else len(value)
+        yield from _path_hits(start + host_end, value[host_end:path_end], value[authority:host_end])
+        if query >= 0:
+            yield from _query_hits(start + query + 1, value[query + 1 :])
+
+
+def _path_hits(start: int, path: str, host: str) -> Iterator[Hit]:
+    """Random path segments after a webhook's segment (`/hooks/`, `/webhooks/<id>/`) or a keyword segment."""
+    hook = host.lower().startswith(("hooks.", "hook."))
+    named = False
+    at = start
+    for segment in path.split("/"):
+        for piece in segment.split("@"):
+            lower = piece.lower()
+            if len(piece) >= 16 and (hook or named) and shape.looks_random(piece, hex_ok=True):
+                yield Hit(at, at + len(piece), WEBHOOK if hook else URL_TOKEN)
+            at += len(piece) + 1
+            hook = hook or lower in _HOOK_SEGMENTS
+            named = lower in ("key", "token", "secret", "apikey", "api_key", "access_token")
+        # the `/` is counted in the loop above as the `@` would have been
+
+
+def _query_hits(start: int, query: str) -> Iterator[Hit]:
+    """Query parameters named like a signature (any value of 16+), or a token or key (a random value)."""
+    at = start
+    for part in _re(r"[&;]").split(query.split("#", 1)[0]):
+        name, equals, raw = part.partition("=")
+        lower = name.lower()
+        if equals and len(raw) >= 16 and not shape.is_placeholder(raw):
+            decoded = _re(r"%[0-9A-Fa-f]{2}").sub("A", raw)
+            if lower in _SIGNATURE_PARAMS or (lower in _TOKEN_PARAMS and shape.looks_random(decoded, hex_ok=True)):
+                yield Hit(at + len(name) + 1, at + len(part), URL_TOKEN)
+        at += len(part) + 1
+
+
+def may_hold(value: str, at: int) -> bool:
+    """Whether url_hits may find something in a URL (value, with `://` at at): a userinfo, a query value of
+    16+ characters, a webhook's or a keyword's path segment."""
+    path = _re(r"[/?#]").search(value, at + 3)
+    if "@" in value[at + 3 : path.start() if path else len(value)]:
+        return True
+    if _re(r"=[^&;#]{16}").search(value):
+        return True
+    lower = value.lower()
+    return any(word in lower for word in ("hook", "bot", "trigger", "key", "token", "secret"))
