@@ -186,6 +186,7 @@ def test_initialize_works(wire: Wire) -> None:
         "memory_save",
         "memory_forget",
         "memory_recall",
+        "memory_room",
         "memory_show",
     }
 

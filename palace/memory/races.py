@@ -342,7 +342,7 @@ class Ledger:
             due = [(n, a) for n, a in due if a.line not in lines]
         lost: list[Acknowledged] = []
         for seq, ack in due:
-            if ack.line in data:
+            if ack.line in data or _still_said(ack, data):
                 continue
             since = set().union(*(r.added for n, r in self._records if n > seq))  # what palace wrote after it
             if _in_place(ack, data, since):
@@ -385,6 +385,13 @@ def _nearest(lines: Iterator[bytes]) -> list[bytes]:
             if len(found) == _ANCHORS:
                 break
     return found
+
+
+def _still_said(ack: Acknowledged, data: bytes) -> bool:
+    """Whether the saved fact is still an entry of data with another date or end (refreshed by another
+    palace, say a synced machine): changed, not dropped."""
+    tail = b"] " + _data(ack.content)
+    return tail + b"\n" in data or tail + b"\r" in data or data.endswith(tail)
 
 
 def _in_place(ack: Acknowledged, data: bytes, since: set[bytes]) -> bool:
