@@ -1,8 +1,10 @@
 """Start-up benchmarks: `python bench/bench_startup.py [--quick] [--runs N]`. Ratios are measured in this run.
 
 -. `palace --help` wall time vs `python -c pass` (goal <= 3x), and the REPL ready + /exit on an empty palace.
-4. The REPL ready then exit (`palace chat` with `/exit` piped in) in a palace of 1,000 and 10,000 archived
-   sessions vs an empty palace, both with the same small memories.md (goal <= 1.2x).
+4. The REPL ready then exit (`palace chat` with `/exit` piped in) in a palace of 1,000, 10,000 and 30,000
+   archived sessions vs an empty palace, both with the same small memories.md (goal <= 1.15x), its growth;
+   and the first start after an upgrade (the state an older palace lacks removed first: the registry's
+   `.scanned` mark, the unarchived list and the change notes) vs the same empty palace (goal <= 1.5x).
 5. The system prompt's memory at session start, in a new process, with an 8 KB, 100 KB and 1 MB
    memories.md: `App(settings).store.render(wing, 8192)` vs reading the file and cutting it to the 8 KB
    budget, both whole processes, nothing subtracted (goal <= 5x); also the first render inside the new
@@ -80,17 +82,32 @@ def _session_files(home: Path) -> int:
     return len([n for n in os.listdir(folder) if not n.startswith(".")]) if folder.is_dir() else 0
 
 
+UPGRADE_STATE = ("sessions/.live/.scanned", ".index/unarchived-sessions", ".index/sessions.notes")
+
+
+def as_before_upgrade(home: Path) -> None:
+    """The palace as an older palace left it: none of the state that spares a start reading sessions/."""
+    for rel in UPGRADE_STATE:
+        (home / rel).unlink(missing_ok=True)
+
+
 def repl_ready(root: Path, counts: list[int], runs: int, cwd: Path) -> None:
     homes = session_palaces(root, counts)
     before = {name: _session_files(home) for name, home in homes.items()}
     done: dict[str, list[benchlib.Run]] = {name: [] for name in homes}
+    upgraded: dict[str, list[benchlib.Run]] = {name: [] for name in homes if name != "empty"}
     envs = {name: benchlib.child_env(home) for name, home in homes.items()}
     names = list(homes)
+    chat = [*benchlib.PALACE, "chat"]
     for n in range(runs + 1):  # the first round warms the page cache; each round starts with another palace
         for name in names[n % len(names) :] + names[: n % len(names)]:
-            finished = benchlib.run([*benchlib.PALACE, "chat"], envs[name], stdin="/exit\n", cwd=cwd)
+            finished = benchlib.run(chat, envs[name], stdin="/exit\n", cwd=cwd)
             if n:
                 done[name].append(finished)
+            if n and name in upgraded:  # the first start after an upgrade, then the palace as it was
+                as_before_upgrade(homes[name])
+                upgraded[name].append(benchlib.run(chat, envs[name], stdin="/exit\n", cwd=cwd))
+                benchlib.run(chat, envs[name], stdin="/exit\n", cwd=cwd)
     wall = {name: benchlib.median([r.wall for r in runs]) for name, runs in done.items()}
     cpu = {name: benchlib.median([r.cpu for r in runs]) for name, runs in done.items()}
     bare = benchlib.median(
@@ -100,10 +117,19 @@ def repl_ready(root: Path, counts: list[int], runs: int, cwd: Path) -> None:
     for name, home in homes.items():
         if name == "empty":
             continue
-        figure("4", f"palace chat, ready + /exit, {name}: wall", wall[name], wall["empty"], base="empty", goal=1.2)
-        figure("4", f"palace chat, ready + /exit, {name}: CPU", cpu[name], cpu["empty"], base="empty", goal=1.2)
+        figure("4", f"palace chat, ready + /exit, {name}: wall", wall[name], wall["empty"], base="empty", goal=1.15)
+        figure("4", f"palace chat, ready + /exit, {name}: CPU", cpu[name], cpu["empty"], base="empty", goal=1.15)
+        first = upgraded[name]
+        up_wall, up_cpu = benchlib.median([r.wall for r in first]), benchlib.median([r.cpu for r in first])
+        what = f"  first start after an upgrade, {name}"
+        figure("4", f"{what}: wall", up_wall, wall["empty"], base="empty", goal=1.5)
+        figure("4", f"{what}: CPU", up_cpu, cpu["empty"], base="empty", goal=1.5)
         if _session_files(home) != before[name]:
             note(f"warning: the session files changed ({before[name]} -> {_session_files(home)})")
+    small, big = counts[0], counts[-1]
+    name_small, name_big = f"{small:,} sessions", f"{big:,} sessions"
+    what = f"chat start growth, {small:,} -> {big:,} sessions (CPU)"
+    figure("4", what, cpu[name_big], cpu[name_small], base=f"at {small:,}", goal=None)
 
 
 def cpu_note(ours: list[benchlib.Run], bare: list[benchlib.Run]) -> None:
@@ -148,7 +174,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=0, help="runs per figure (default 15, --quick 3)")
     args = parser.parse_args()
     runs = args.runs or (3 if args.quick else 15)
-    counts = [100, 1000] if args.quick else [1000, 10000]
+    counts = [100, 1000] if args.quick else [1000, 10000, 30000]
     sizes = [8 * 1024, 100 * 1024] if args.quick else [8 * 1024, 100 * 1024, 1024 * 1024]
     benchlib.header("bench_startup", args.quick)
     cwd = benchlib.outside_git()

@@ -18,14 +18,13 @@ from typing import TYPE_CHECKING
 
 from palace.config import Settings
 from palace.errors import ConfigError, HistoryError, PalaceError
-from palace.history.autocommit import GitHistory
-from palace.history.git import GitTrouble
-from palace.memory.halls import is_valid_wing, wing_advice, wing_problem
-from palace.memory.store import MemoryStore
 from palace.threads import start_thread
 
 if TYPE_CHECKING:
+    from palace.history.autocommit import GitHistory
     from palace.memory.project import Project, Targets
+    from palace.memory.reuse import ReuseCounts
+    from palace.memory.store import MemoryStore
     from palace.model.chat import ChatModel
     from palace.recall.index import RecallIndex
     from palace.sessions.extract import ExtractionOutcome, Extractor
@@ -57,14 +56,42 @@ class App:
         self.settings = settings
         self.cwd = cwd
         self.warn = warn
-        self.history = GitHistory(
-            settings.home, autocommit=settings.git_autocommit, warn=warn, background=background_commits
-        )
-        self.store = MemoryStore(settings.home, entry_limit=settings.entry_limit, hooks=[self.history])
+        self._background_commits = background_commits
         self._client = client
         self._injected = client is not None
         self._recall: RecallIndex | None = None
         self.orphan_extraction: threading.Thread | None = None  # the background extraction of crashed sessions
+        if background_commits:  # the REPL: its committer starts with the App, as it always did
+            _ = self.history
+
+    # ------------------------------------------------------------------ the memory
+    # Built on first use: `palace sessions search` needs neither, and importing them costs a short command
+    # more than its own work (the store's modules, git plumbing, the undo log).
+    @functools.cached_property
+    def history(self) -> GitHistory:
+        """The store's write hook: commits each change (when the palace is a git repository), keeps undo."""
+        from palace.history.autocommit import GitHistory
+
+        settings = self.settings
+        return GitHistory(
+            settings.home, autocommit=settings.git_autocommit, warn=self.warn, background=self._background_commits
+        )
+
+    @functools.cached_property
+    def store(self) -> MemoryStore:
+        """The palace's memories.md, with the history hook."""
+        from palace.memory.store import MemoryStore
+
+        store = MemoryStore(self.settings.home, entry_limit=self.settings.entry_limit, hooks=[self.history])
+        store.reuse = self.reuse  # one set of counts, whether the store or a search bumped them first
+        return store
+
+    @functools.cached_property
+    def reuse(self) -> ReuseCounts:
+        """How often each entry was confirmed or recalled (the store's counts)."""
+        from palace.memory.reuse import ReuseCounts
+
+        return ReuseCounts(self.settings.home)
 
     # ------------------------------------------------------------------ the model
     @property
@@ -208,7 +235,7 @@ class App:
 
         hits = self.recall.search(query, limit=limit, since=since, until=until, exclude=exclude, wings=wings)
         result = format_result(hits, query=query, max_bytes=max_bytes, scope=Scope.of(wings))
-        self.store.reuse.bump(list(result.recalled), "recalled")
+        self.reuse.bump(list(result.recalled), "recalled")
         return result.text
 
     # ------------------------------------------------------------------ sessions
@@ -265,7 +292,8 @@ class App:
         return finish(extractor, journal, archive_first=hung_up, keep_unanswered=hung_up)
 
     def close(self) -> None:
-        self.history.flush()
+        if "history" in self.__dict__:  # never built: nothing was committed
+            self.history.flush()
         if self._recall is not None:
             self._recall.close()
             self._recall = None
@@ -277,6 +305,10 @@ def check_wing_setting(settings: Settings) -> None:
     """Wing settings every memory path accepts (else each save under them would be refused): ConfigError."""
     named = [("wing", settings.wing)] if settings.wing else []
     named += [("wings", wing) for wing in settings.wings]
+    if not named:
+        return
+    from palace.memory.halls import wing_advice, wing_problem
+
     for field, wing in named:
         problem = wing_problem(wing)
         if problem is not None:
@@ -310,6 +342,8 @@ def detect_wings(settings: Settings, cwd: Path | None = None) -> list[str]:
     top = _git_top(str(cwd) if cwd is not None else None)
     if top is None or top.resolve() == settings.home.resolve():
         return []  # no repository, or the palace's own history repository (not a project)
+    from palace.memory.halls import is_valid_wing
+
     return [top.name] if is_valid_wing(top.name) else []
 
 
@@ -321,6 +355,7 @@ def detect_wing(settings: Settings, cwd: Path | None = None) -> str | None:
 
 def init_palace(home: Path, *, git: bool) -> list[str]:
     """`palace init`: the folder, a starter memories.md, and with git=True a repository. Idempotent."""
+    from palace.history.git import GitTrouble
     from palace.history.repo import init_git
     from palace.memory.starter import create_palace
 

@@ -315,6 +315,24 @@ def load_settings(flags: Mapping[str, Any] | None = None, env: Mapping[str, str]
     sources: dict[str, str] = {}
     values: dict[str, Any] = {"home": _home(flags, env, sources)}
     config_file = PalacePaths(values["home"]).config
+    notices = _from_toml(config_file, values, sources)
+    _from_env(env, values, sources)
+    for name, value in flags.items():
+        if name == "home":
+            continue
+        if name not in _CHECKS:
+            raise ConfigError(f"unknown setting {name!r}")
+        values[name] = value
+        sources[name] = "flag"
+    _check_values(values, sources, config_file)
+    settings = Settings(**values)
+    settings.sources = sources
+    settings.notices = notices
+    return settings
+
+
+def _from_toml(config_file: Path, values: dict[str, Any], sources: dict[str, str]) -> list[str]:
+    """config.toml's settings into values; the notices about keys palace does not know."""
     notices: list[str] = []
     for key, value in _read_toml(config_file).items():
         name = _TOML_KEYS.get(key)
@@ -323,22 +341,24 @@ def load_settings(flags: Mapping[str, Any] | None = None, env: Mapping[str, str]
             continue
         values[name] = value
         sources[name] = "config.toml"
+    return notices
+
+
+def _from_env(env: Mapping[str, str], values: dict[str, Any], sources: dict[str, str]) -> None:
     for var, name in _ENV_KEYS.items():
-        if env.get(var):
-            if var == "PALACE_WING":  # like --wing: the wings it names replace config.toml's
-                parts = [part.strip() for part in env[var].split(",") if part.strip()]
-                values.update(wing=parts[0] if parts else None, wings=parts[1:])
-                sources.update(wing=var, wings=var)
-                continue
-            values[name] = env[var]
-            sources[name] = var
-    for name, value in flags.items():
-        if name == "home":
+        if not env.get(var):
             continue
-        if name not in _CHECKS:
-            raise ConfigError(f"unknown setting {name!r}")
-        values[name] = value
-        sources[name] = "flag"
+        if var == "PALACE_WING":  # like --wing: the wings it names replace config.toml's
+            parts = [part.strip() for part in env[var].split(",") if part.strip()]
+            values.update(wing=parts[0] if parts else None, wings=parts[1:])
+            sources.update(wing=var, wings=var)
+            continue
+        values[name] = env[var]
+        sources[name] = var
+
+
+def _check_values(values: dict[str, Any], sources: dict[str, str], config_file: Path) -> None:
+    """Each value checked and converted in place; ConfigError naming every bad one."""
     problems = []
     for name, value in list(values.items()):
         try:
@@ -348,7 +368,3 @@ def load_settings(flags: Mapping[str, Any] | None = None, env: Mapping[str, str]
     if problems:
         where = f" (config.toml is {config_file})" if any("(config.toml)" in p for p in problems) else ""
         raise ConfigError("invalid settings: " + "; ".join(problems) + where)
-    settings = Settings(**values)
-    settings.sources = sources
-    settings.notices = notices
-    return settings

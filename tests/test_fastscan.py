@@ -16,8 +16,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from palace.memory.blocks import scan
-from palace.memory.fastscan import simple_tokens
+from palace.memory.parse.blocks import scan
+from palace.memory.parse.fastscan import simple_tokens
 from palace.memory.store import MemoryStore
 
 EXAMPLES = int(os.environ.get("PALACE_PROPERTY_EXAMPLES", "400"))

@@ -39,7 +39,7 @@ class Stamps:
         self.times = []
     def before_write(self, file):
         pass
-    def after_write(self, file, before, after, message):
+    def after_write(self, file, before, after, message, change=None):
         self.times.append(time.monotonic_ns())
 
 home, worker, count = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])

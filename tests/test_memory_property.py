@@ -8,8 +8,10 @@ and an optional final newline. Each operation goes through the real MemoryStore 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
+from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
@@ -17,11 +19,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from palace.errors import ContentError, EntryNotFoundError, StoreError
-from palace.memory import MemoryPath, MemoryStore, offsets, parse_path, shifted
+from palace.memory import MemoryPath, MemoryStore, parse_path
 from palace.memory.document import Document
 from palace.memory.halls import Hall
 from palace.memory.ops import normalise
-from palace.memory.sections import section_key
+from palace.memory.parse import offsets, shifted
+from palace.memory.parse.sections import section_key
 
 # More examples for a bug hunt: PALACE_PROPERTY_EXAMPLES=5000 pytest tests/test_memory_property.py
 EXAMPLES = int(os.environ.get("PALACE_PROPERTY_EXAMPLES", "300"))
@@ -455,18 +458,20 @@ def edit_chains(most: int) -> st.SearchStrategy[list[tuple[int, int, list[list[b
     data=documents(),
     changes=edit_chains(40),
     most_pieces=st.sampled_from([1, 2, shifted.MAX_PIECES]),
+    chunk=st.sampled_from([1, 3, shifted.CHUNK]),
 )
 def test_a_long_chain_of_reparses_read_only_at_its_end_equals_parsing_everything(
-    data: bytes, changes: list[tuple[int, int, list[list[bytes]], bytes]], most_pieces: int
+    data: bytes, changes: list[tuple[int, int, list[list[bytes]], bytes]], most_pieces: int, chunk: int
 ) -> None:
     # Each derived document shares its structure with the one before, moved lazily: reading nothing in between
-    # lets the pieces pile up and be joined again (often, with a low limit), as a long REPL session's saves do.
-    kept = shifted.MAX_PIECES
-    shifted.MAX_PIECES = most_pieces
+    # lets the pieces pile up and be joined again (often, with a low limit), as a long REPL session's saves do;
+    # with small chunks the pieces are cut, chunked and joined to their neighbours as in a big file.
+    kept, kept_chunk = shifted.MAX_PIECES, shifted.CHUNK
+    shifted.MAX_PIECES, shifted.CHUNK = most_pieces, chunk
     try:
         _chain(data, changes)
     finally:
-        shifted.MAX_PIECES = kept
+        shifted.MAX_PIECES, shifted.CHUNK = kept, kept_chunk
 
 
 def _chain(data: bytes, changes: list[tuple[int, int, list[list[bytes]], bytes]]) -> None:
@@ -534,8 +539,8 @@ def test_a_palace_edited_many_times_in_a_row_reads_as_parsed_afresh() -> None:
     text += ["## ifai", "", "### Decisions", "", "#### db", "- [2026-11-01] Postgres", ""]
     current = "\n".join(text).encode()
     old = Document._parse_all(current)
-    kept = shifted.MAX_PIECES
-    shifted.MAX_PIECES = 1
+    kept, kept_chunk = shifted.MAX_PIECES, shifted.CHUNK
+    shifted.MAX_PIECES, shifted.CHUNK = 1, 4  # joined often, in small chunks as in a big file
     try:
         for number in range(160):
             lines = current.split(b"\n")
@@ -553,7 +558,37 @@ def test_a_palace_edited_many_times_in_a_row_reads_as_parsed_afresh() -> None:
             old = old._derive(current) or Document._parse_all(current)
             old.room_sections(MemoryPath(None, Hall.PREFERENCES, "room-3"))
     finally:
-        shifted.MAX_PIECES = kept
+        shifted.MAX_PIECES, shifted.CHUNK = kept, kept_chunk
     fresh = Document._parse_all(current)
     assert findings(old) == findings(fresh)
     assert describe(old) == describe(fresh)
+
+
+@contextlib.contextmanager
+def _full_parse() -> Iterator[None]:
+    """PALACE_PARSE=full for the duration (the switch that turns the parse engine's speed layers off)."""
+    saved = os.environ.get("PALACE_PARSE")
+    os.environ["PALACE_PARSE"] = "full"
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ["PALACE_PARSE"]
+        else:
+            os.environ["PALACE_PARSE"] = saved
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=documents(), changes=edit_chains(4))
+def test_the_full_parse_switch_reads_every_version_as_the_speed_layers_do(
+    data: bytes, changes: list[tuple[int, int, list[list[bytes]], bytes]]
+) -> None:
+    versions = [data]
+    for at, remove, chunks, eol in changes:
+        versions.append(_edited(versions[-1], at, remove, chunks, eol))
+    fast = [describe(Document.parse(version)) for version in versions]  # derived from the one before
+    with _full_parse():
+        full = [Document.parse(version) for version in versions]
+        assert all(doc.derived is None for doc in full)  # each parsed whole: nothing carried over
+        assert Document.parse(data) is not full[0]  # and no cache of recent parses
+    assert [describe(doc) for doc in full] == fast

@@ -15,8 +15,8 @@ import pytest
 from palace.errors import ContentError, EntryNotFoundError, MemoryPathError, StoreError, UndoError
 from palace.memory import MemoryStore
 from palace.memory import files as files_module
-from palace.memory import store as store_module
 from palace.memory.document import Document
+from palace.memory.races import rebase
 
 TODAY = date(2026, 11, 30)
 
@@ -367,7 +367,7 @@ def test_a_file_that_never_stops_changing_is_not_written(home: Path, swap: str) 
     ],
 )
 def test_rebase_keeps_an_editors_change(before: bytes, after: bytes, onto: bytes, result: bytes) -> None:
-    assert store_module._rebase(before, after, onto) == result
+    assert rebase(before, after, onto) == result
 
 
 def test_no_temp_files_are_left_behind(store: MemoryStore, home: Path) -> None:
@@ -400,7 +400,7 @@ class RecordingHook:
     def before_write(self, file: Path) -> None:
         self.events.append(("before", file.name))
 
-    def after_write(self, file: Path, before: bytes, after: bytes, message: str) -> None:
+    def after_write(self, file: Path, before: bytes, after: bytes, message: str, change: object = None) -> None:
         assert file.read_bytes() == after  # called once the new bytes are in place
         self.events.append(("after", before, after, message))
 
@@ -668,3 +668,14 @@ def test_render_after_an_in_place_rewrite_of_the_same_size(store: MemoryStore) -
         handle.write(data)
     os.utime(store.file, ns=(stat_before.st_atime_ns, stat_before.st_mtime_ns + 1_000_000))
     assert "Emacs" in store.render().text
+
+
+def test_a_fact_just_saved_and_refreshed_by_another_machine_is_not_saved_again(store: MemoryStore) -> None:
+    # A sync brings in the laptop's refresh of a fact this machine saved a moment ago: the line changed (its
+    # date), it was not dropped by an editor's stale copy, so the next save must not put the old line back.
+    store.save("Preferences/editors", "Uses helix")
+    data = store.read_bytes()
+    store.file.write_bytes(data.replace(b"[2026-11-30] Uses helix", b"[2026-12-04] Uses helix"))
+    store.save("Preferences/shells", "Uses fish")
+    text = store.file.read_text()
+    assert text.count("Uses helix") == 1 and "[2026-12-04] Uses helix" in text

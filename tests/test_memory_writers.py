@@ -26,8 +26,8 @@ import pytest
 from palace.errors import EntryNotFoundError
 from palace.memory import MemoryStore
 from palace.memory import files as files_module
-from palace.memory import store as store_module
 from palace.memory.document import Document
+from palace.memory.races import rebase
 
 TODAY = date(2026, 11, 30)
 START = """\
@@ -122,7 +122,7 @@ def test_an_editors_change_redone_on_palace_text_keeps_the_lines_both_versions_h
     palace = b"## Preferences\n\n### editors\n- [2026-11-30] Zed\n- [2026-11-01] Helix\n\nHand line 1.\n"
     editor = b"## Preferences\n\n### editors\n- [2026-11-01] Helix\n\nHand line 1.\n\nHand line 2.\n"
     found = palace + b"\nHand line 2.\n"
-    redone = store_module._rebase(palace, editor, found)
+    redone = rebase(palace, editor, found)
     assert redone == b"## Preferences\n\n### editors\n- [2026-11-01] Helix\n\nHand line 1.\n\nHand line 2.\n"
 
 
@@ -165,7 +165,7 @@ class Hook:
     def before_write(self, file: Path) -> None:
         pass
 
-    def after_write(self, file: Path, before: bytes, after: bytes, message: str) -> None:
+    def after_write(self, file: Path, before: bytes, after: bytes, message: str, change: object = None) -> None:
         self.writes.append((before, after, message))
 
 

@@ -226,6 +226,22 @@ def test_a_screened_kind_is_found_only_where_its_screen_is() -> None:
         regexes = _regexes(position, SECRET_KINDS[position])
         assert regexes.screen is not None
         pattern = re.compile(regexes.source, re.ASCII | re.MULTILINE)
-        found = [case for case in cases if pattern.search(case) is not None]
-        assert found  # the corpus holds the kind
+        texts = [case.lower() for case in cases] if regexes.folded else cases  # a folded kind runs over lowered text
+        found = [text for text in texts if pattern.search(text) is not None]
+        assert found or regexes.folded  # the corpus holds the kind (the folded ones: see the test below)
         assert all(regexes.screen.search(case) is not None for case in found), SECRET_KINDS[position].name
+
+
+FOLDED_SCREENED = [n for n, kind in enumerate(SECRET_KINDS) if kind.screen is not None and kind.folded is not None]
+
+
+@pytest.mark.parametrize("position", FOLDED_SCREENED)
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_a_case_insensitive_kinds_screen_finds_every_match(position: int, data: st.DataObject) -> None:
+    kind = SECRET_KINDS[position]
+    pattern = re.compile(kind.source, re.ASCII | re.MULTILINE)
+    text = data.draw(st.from_regex(pattern)).lower()  # what a folded kind runs over: the lowered text
+    if pattern.search(text) is None:
+        return  # lowering changed what the generated text says (a non-ASCII letter): not a match to screen
+    assert not kind.screened_out(text, lowered=True), kind.name

@@ -6,11 +6,12 @@ from __future__ import annotations
 import io
 import json
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from palace.app import App, init_palace
 from palace.config import Settings
+from palace.history.undo import undo_last
 from palace.memory.review import ReviewQueue
 from palace.testing.scripted import ScriptedModel
 from palace.testing.server import Step
@@ -268,3 +269,28 @@ def test_interactive_review_enter_skips_and_q_quits(settings_for: Callable[..., 
     left = [p.content for p in queue.pending()]
     assert left == ["The user edits with helix", "The app stores data in SQLite"]  # skipped, and not reached
     assert "Rejected: Workflow Patterns/deploys" in out.getvalue()
+
+
+def test_the_archive_lists_the_changes_made_outside_the_session_while_it_ran(
+    settings_for: Callable[..., Settings],
+) -> None:
+    settings = settings_for()
+
+    def lines() -> Iterator[str]:
+        yield "/remember Preferences/editors The user edits with helix"
+        cli = App(settings, warn=lambda _: None).store  # another palace process: the command line, an MCP client
+        cli.save("Decisions/db", "Postgres for everything", by="user")
+        cli.forget("Preferences/editors", "The user edits with helix", by="user")
+        cli.save("Decisions/db", "SQLite for the tests", by="model")
+        undo_last(cli, settings.home)
+        yield "/exit"
+
+    out = io.StringIO()
+    console = Console(out, out, color=False)
+    Repl(App(settings, warn=console.warn, client=ScriptedModel([])), console, interactive=False).run(lines())
+    text = archive_text(settings)
+    assert text.count("The user edits with helix") == 2  # saved here, forgotten outside: once each
+    assert "**Preferences/editors**: The user edits with helix (saved by the user)" in text
+    assert "**Preferences/editors**: The user edits with helix (forgotten by the user, outside this session)" in text
+    assert "**Decisions/db**: Postgres for everything (saved by the user, outside this session)" in text
+    assert "**Decisions/db**: SQLite for the tests (saved by the model, outside this session, undone)" in text

@@ -282,7 +282,10 @@ def test_orphans_are_found_from_the_registry_without_reading_archived_journals(p
     with done.path.open("a") as handle:
         handle.write('{"type": "resumed", "ts": "2026-11-30T10:00:00+00:00"}\n')
     assert find_orphans(palace_home) == []
-    # A palace from before the registry: its first look reads the tails once, then trusts the registry.
+    # A palace from before the registry: its first look reads the tails once (of the journals written after
+    # their archive: a resume comes a while after it), then trusts the registry.
+    later = (palace_home / "sessions" / f"{done.id}.md").stat().st_mtime_ns + 60 * 10**9
+    os.utime(done.path, ns=(later, later))
     (live / ".scanned").unlink()
     assert find_orphans(palace_home) == [done.path]
     assert (live / ".scanned").exists()

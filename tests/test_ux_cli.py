@@ -145,7 +145,13 @@ def test_bash_completion_completes_commands_actions_and_options(palace_home: Pat
     assert _bash_complete(script, ["palace", "me"]) == ["memory"]
     assert _bash_complete(script, ["palace", "memory", "s"]) == ["show", "save", "scrub"]
     assert _bash_complete(script, ["palace", "sessions", "show", "--t"]) == ["--transcript"]
-    assert _bash_complete(script, ["palace", "memory", "show", "--"]) == ["--help", "--wing", "--raw", "--stats", "--expiring"]
+    assert _bash_complete(script, ["palace", "memory", "show", "--"]) == [
+        "--help",
+        "--wing",
+        "--raw",
+        "--stats",
+        "--expiring",
+    ]
     assert _bash_complete(script, ["palace", "completion", ""]) == ["bash", "zsh", "fish"]
     assert _bash_complete(script, ["palace", "memory", "lint", ""]) == []  # files: bash's default
     assert _bash_complete(script, ["palace", "--model", "x", "ch"]) == ["chat"]

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from palace.agent.window import ContextWindow, WindowStatus
 from palace.config import Settings
 from palace.errors import LLMContextLengthError, LLMError, LLMNotConfiguredError
+from palace.memory.change import Change
 from palace.memory.ops import ChangeResult
 from palace.memory.render import Rendered
 from palace.memory.store import MemoryStore
@@ -68,7 +69,7 @@ class _OwnWrites:
     def before_write(self, file: Path) -> None:
         return None
 
-    def after_write(self, file: Path, before: bytes, after: bytes, message: str) -> None:
+    def after_write(self, file: Path, before: bytes, after: bytes, message: str, change: Change | None = None) -> None:
         if hashlib.sha256(before).hexdigest() not in self.known | {self.digest}:
             self.merged = True
         self.digest = hashlib.sha256(after).hexdigest()

@@ -31,6 +31,7 @@ from palace.history.git import (
 )
 from palace.history.pending import PendingChanges, commit_message
 from palace.history.undo import UNDO_PREFIX, UndoStack
+from palace.memory.change import Change
 from palace.paths import MEMORIES, PalacePaths
 from palace.sha import long_lived, sha256_hex
 
@@ -143,7 +144,7 @@ class GitHistory:
         except OSError:
             pass  # the store reports an unreadable file; the committer just stays off
 
-    def after_write(self, file: Path, before: bytes, after: bytes, message: str) -> None:
+    def after_write(self, file: Path, before: bytes, after: bytes, message: str, change: Change | None = None) -> None:
         """Record the change for undo (always) and commit it (git work tree + autocommit), or queue it."""
         if self.via:
             message = f"{message} (via {self.via})"
@@ -152,7 +153,7 @@ class GitHistory:
             if message.startswith(UNDO_PREFIX):
                 stack.consume_undone(before, after)
             else:
-                stack.push(before, after, message)
+                stack.push(before, after, message, change)
         except OSError as exc:
             if not self._warned:
                 self._warned = True

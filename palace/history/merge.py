@@ -358,17 +358,22 @@ def _dedupe(root: Node, docs: list[Document], notes: list[str]) -> None:
     for key, places in found.items():
         if len(places) < 2 or counts[0][key] > 1 or counts[1][key] > 1:
             continue  # not two sides' saves of one fact (or a side had it twice already: the user's to judge)
-        node, item = next((p for p in places if p[1].path == ours_paths.get(key)), places[0])
-        day = max((i.date for _, i in places if i.date), default=None)
-        node.items = [_dated(item, day) if p is item else p for p in node.items]
-        for other_node, other in places:
-            if other is not item:
-                other_node.items = [p for p in other_node.items if p is not other]
-                emptied.add(id(other_node))
-        others = ", ".join(dict.fromkeys(i.path for _, i in places if i is not item))
-        notes.append(f"kept {item.path}: {item.content} once (it was saved on the other side in {others} too)")
+        notes.append(_keep_once(places, ours_paths.get(key), emptied))
     if emptied:
         _prune(root, emptied, {lint_label(s) for s in docs[1].sections})
+
+
+def _keep_once(places: list[tuple[Node, Item]], ours: str | None, emptied: set[int]) -> str:
+    """Keep one of the places (ours where it has it) with the latest date, drop the rest: the note saying so."""
+    node, item = next((p for p in places if p[1].path == ours), places[0])
+    day = max((i.date for _, i in places if i.date), default=None)
+    node.items = [_dated(item, day) if p is item else p for p in node.items]
+    for other_node, other in places:
+        if other is not item:
+            other_node.items = [p for p in other_node.items if p is not other]
+            emptied.add(id(other_node))
+    others = ", ".join(dict.fromkeys(i.path for _, i in places if i is not item))
+    return f"kept {item.path}: {item.content} once (it was saved on the other side in {others} too)"
 
 
 def merge_memories(base: bytes, ours: bytes, theirs: bytes) -> MergeResult:

@@ -22,9 +22,11 @@ from typing import Any, Protocol
 
 from palace.errors import UndoError
 from palace.filelock import exclusive
+from palace.history.changelog import ChangeLog
 from palace.history.git import HAND_EDIT_MESSAGE, GitTrouble, is_own_repo, run_git
+from palace.memory.change import Change
 from palace.memory.files import atomic_write
-from palace.memory.lines import common_prefix, common_suffix
+from palace.memory.parse import common_prefix, common_suffix
 from palace.paths import MEMORIES, PalacePaths
 from palace.sha import sha256_hex
 
@@ -51,13 +53,16 @@ class UndoRecord:
     before: str  # digest of the file before the change
     after: str  # digest of the file after it
     time: float = field(default_factory=time.time)
+    change: Change = field(default_factory=Change)  # what it wrote besides (side files, uses), what it did
 
     @classmethod
-    def of(cls, before: bytes, after: bytes, message: str) -> UndoRecord:
+    def of(cls, before: bytes, after: bytes, message: str, change: Change | None = None) -> UndoRecord:
         head = common_prefix(before, after)
         tail = common_suffix(before, after, min(len(before), len(after)) - head)
         old = before[head : len(before) - tail]
-        return cls(os.urandom(16).hex(), message, head, tail, old, digest(before), digest(after))
+        return cls(
+            os.urandom(16).hex(), message, head, tail, old, digest(before), digest(after), change=change or Change()
+        )
 
     def revert(self, current: bytes) -> bytes:
         """The file as it was before the change, from the file as the change left it."""
@@ -76,6 +81,7 @@ class UndoRecord:
             "old": base64.b64encode(self.old).decode("ascii"),
             "before": self.before,
             "after": self.after,
+            "change": self.change.to_json(),
         }
 
     @classmethod
@@ -90,6 +96,7 @@ class UndoRecord:
                 before=str(data["before"]),
                 after=str(data["after"]),
                 time=float(data.get("time", 0.0)),
+                change=Change.from_json(data.get("change")),
             )
         except (KeyError, TypeError, ValueError, AttributeError, binascii.Error):
             return None
@@ -116,6 +123,7 @@ class UndoStack:
     def __init__(self, home: Path) -> None:
         self.dir = PalacePaths(home).index
         self.file = self.dir / "undo.jsonl"
+        self.changes = ChangeLog(home)  # what each change did, kept longer (for the session archives)
 
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
@@ -173,16 +181,17 @@ class UndoStack:
             atomic_write(self.file, data.encode("utf-8"))
             _line_counts.pop(self.file, None)
 
-    def push(self, before: bytes, after: bytes, message: str) -> None:
-        record = UndoRecord.of(before, after, message)
-        if len(record.old) > _MAX_CHUNK:
-            return  # a whole-file rewrite of a huge file: git (if any) still has it
+    def push(self, before: bytes, after: bytes, message: str, change: Change | None = None) -> None:
+        record = UndoRecord.of(before, after, message, change)
         with self.locked():
-            self._compact(self._append(record.to_json()))
+            self.changes.add(record.id, record.change.events, record.time)
+            if len(record.old) <= _MAX_CHUNK:  # a whole-file rewrite of a huge file is not kept: git still has it
+                self._compact(self._append(record.to_json()))
 
     def discard(self, record_id: str) -> None:
         with self.locked():
             self._append({"undone": record_id})
+            self.changes.undone(record_id)
 
     def consume_undone(self, before: bytes, after: bytes) -> None:
         """An undo write (before -> after) consumes the newest record it reverses."""
@@ -190,6 +199,7 @@ class UndoStack:
             records = self.load()
             if records and records[-1].after == digest(before) and records[-1].before == digest(after):
                 self._append({"undone": records[-1].id})
+                self.changes.undone(records[-1].id)
 
     def top(self) -> UndoRecord | None:
         with self.locked():
@@ -205,7 +215,7 @@ class _RestoringStore(Protocol):
 
     def read_bytes(self) -> bytes: ...
 
-    def restore(self, expected: bytes, new: bytes, *, message: str) -> None: ...
+    def restore(self, expected: bytes, new: bytes, *, message: str, change: Change | None = None) -> list[str]: ...
 
 
 _NOTHING = "nothing to undo: palace has made no memory change that is not undone already"
@@ -242,12 +252,12 @@ class UndoRecorder:
     def before_write(self, file: Path) -> None:
         """Nothing to do before a write: the record is made from its before and after."""
 
-    def after_write(self, file: Path, before: bytes, after: bytes, message: str) -> None:
+    def after_write(self, file: Path, before: bytes, after: bytes, message: str, change: Change | None = None) -> None:
         with contextlib.suppress(OSError):  # derived data: a palace change never fails for it
             if message.startswith(UNDO_PREFIX):
                 self.stack.consume_undone(before, after)
             else:
-                self.stack.push(before, after, message)
+                self.stack.push(before, after, message, change)
 
 
 @dataclass(frozen=True)
@@ -293,10 +303,13 @@ def undo_last(store: _RestoringStore, home: Path) -> str:
     if record is not None:
         if digest(current) != record.after:
             raise UndoError(_CHANGED_SINCE)
-        store.restore(current, record.revert(current), message=UNDO_PREFIX + _short(record.message))
+        unplaced = store.restore(
+            current, record.revert(current), message=UNDO_PREFIX + _short(record.message), change=record.change
+        )
         with contextlib.suppress(OSError):
             stack.discard(record.id)  # already consumed when a GitHistory hook saw the write
-        return f"Undone: {_short(record.message)}"
+        kept = f" ({' and '.join(unplaced)} changed since: its part of the change stays)" if unplaced else ""
+        return f"Undone: {_short(record.message)}{kept}"
     try:
         if not is_own_repo(home):
             raise UndoError(_NOTHING)

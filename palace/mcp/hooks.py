@@ -32,22 +32,27 @@ from palace.app import App, detect_wings
 from palace.config import load_settings
 from palace.errors import PalaceError
 from palace.filelock import exclusive
-from palace.mcp.transcript import MAX_TRANSCRIPT_BYTES as MAX_TRANSCRIPT_BYTES  # this module's API before
-from palace.mcp.transcript import Line as Line
-from palace.mcp.transcript import Transcript, chat_messages, load_transcript
-from palace.mcp.transcript import parse_line as parse_line
-from palace.mcp.transcript import read_transcript as read_transcript
-from palace.memory.contained import read_untrusted
-from palace.memory.files import atomic_write, read_regular
-from palace.memory.secrets import redact
-from palace.model.failures import one_line
 from palace.paths import PalacePaths
-from palace.sessions.archive import archive_path
-from palace.sessions.catalog import find_journal
-from palace.sessions.journal import CLAUDE_CODE, Journal, sessions_dir
 
+# What only an import of a transcript (session-end, pre-compact) uses is imported by the functions that do it:
+# session-start runs at the start of every Claude Code session, and the sessions and transcript modules would
+# cost it a fifth of its time.
 if TYPE_CHECKING:
+    from palace.mcp.transcript import Transcript
     from palace.sessions.extract import ExtractionOutcome
+    from palace.sessions.journal import Journal
+
+_TRANSCRIPT_NAMES = frozenset({"MAX_TRANSCRIPT_BYTES", "Line", "chat_messages", "parse_line", "read_transcript"})
+
+
+def __getattr__(name: str) -> Any:
+    """This module's API before the transcript had its own (palace/mcp/transcript.py), imported when used."""
+    if name in _TRANSCRIPT_NAMES:
+        from palace.mcp import transcript
+
+        return getattr(transcript, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 EVENTS = ("session-start", "session-end", "pre-compact")
 CONTEXT_CHARS = 10_000  # Claude Code puts about this much of a hook's context in whole (past it, a preview)
@@ -129,6 +134,8 @@ class ImportRecord:
         )
 
     def save(self, imported: Imported) -> None:
+        from palace.memory.files import atomic_write
+
         data: dict[str, Any] = {"palace": imported.palace, "seen": sorted(imported.seen)}
         if imported.pending is not None:
             data["pending"] = dataclasses.asdict(imported.pending)
@@ -237,6 +244,8 @@ def _config_names_palace(data: bytes | None, cwd: Path | None) -> bool:
 
 def _user_config(file: Path) -> bytes | None:
     """The user's own Claude Code config (it may be a link into their dotfiles), within CONFIG_BYTES."""
+    from palace.memory.files import read_regular
+
     with contextlib.suppress(OSError, PalaceError):
         if file.stat().st_size <= CONFIG_BYTES:
             return read_regular(file)
@@ -248,6 +257,8 @@ def claude_code_has_palace(cwd: Path | None) -> bool:
     installed, and a Claude Code config names palace's server. No process is started: a few stats and reads."""
     if importlib.util.find_spec("mcp") is None:
         return False
+    from palace.memory.contained import read_untrusted
+
     homes = [Path.home()] + ([Path(os.environ["CLAUDE_CONFIG_DIR"])] if os.environ.get("CLAUDE_CONFIG_DIR") else [])
     if any(_config_names_palace(_user_config(home / ".claude.json"), cwd) for home in homes):
         return True
@@ -263,6 +274,9 @@ def claude_code_has_palace(cwd: Path | None) -> bool:
 def _journal(app: App, imported: Imported, wings: list[str], model: str, started: datetime | None = None) -> Journal:
     """The palace session this Claude Code session went to before (taken over), else a new one, dated by when
     the conversation began (its first message's time, when the transcript has it; else now) and marked imported."""
+    from palace.sessions.catalog import find_journal
+    from palace.sessions.journal import CLAUDE_CODE, Journal
+
     if imported.palace is not None:
         try:
             return Journal.take_over(find_journal(app.settings.home, imported.palace))
@@ -284,6 +298,8 @@ def _discard_unnamed(home: Path, pending: Pending, started: datetime | None) -> 
     dated by the conversation's start (`started`, see _journal), else by the day the import ran."""
     if pending.base is not None or not pending.since:
         return
+    from palace.sessions.journal import Journal, sessions_dir
+
     try:
         began = datetime.fromisoformat(pending.since).replace(microsecond=0) - timedelta(seconds=1)
     except ValueError:
@@ -318,6 +334,8 @@ def import_session(app: App, hook: HookInput, *, tell: Callable[[str], None]) ->
     the next run of the hook completes."""
     if hook.transcript is None:
         raise HookInputError("no transcript_path in the hook's input")
+    from palace.mcp.transcript import chat_messages, load_transcript
+
     transcript = load_transcript(hook.transcript, app.settings.hook_max_transcript_bytes)
     _step("read")
     record = ImportRecord(app.settings.home, hook.session)
@@ -344,6 +362,9 @@ def _import(
     app: App, hook: HookInput, record: ImportRecord, imported: Imported, transcript: Transcript, tell: Tell
 ) -> str:
     """Carry the pending import through (the record lock held): journal, messages, extraction, archive, record."""
+    from palace.mcp.transcript import chat_messages
+    from palace.memory.secrets import redact
+
     pending = imported.pending
     assert pending is not None
     keys = set(pending.keys)
@@ -378,6 +399,7 @@ def _import(
 
 def _finish(app: App, journal: Journal, tell: Tell) -> Path | None:
     """The final extraction and the archive (app.finish), with the test's kill points between their steps."""
+    from palace.sessions.archive import archive_path
 
     def extracted(outcome: ExtractionOutcome) -> None:
         _tell_changes(outcome, tell)
@@ -411,6 +433,8 @@ def run_hook(event: str, flags: Mapping[str, Any], stdin: TextIO, stdout: TextIO
     """One hook run; always exit status 0, with at most one line of trouble on stderr per problem."""
 
     def tell(line: str) -> None:
+        from palace.model.failures import one_line  # only when there is something to say
+
         stderr.write(f"palace: {one_line(line, 400)}\n")
 
     try:

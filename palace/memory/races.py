@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from palace.memory.lines import common_prefix, common_suffix
 from palace.memory.ops import ChangeResult
+from palace.memory.parse import common_prefix, common_suffix
 
 RETRIES = 32  # a write's tries in a burst against a file that keeps changing, before they are spaced out
 RETRY_SECONDS = 5.0  # a write retries this long while an editor keeps replacing the file

@@ -109,22 +109,33 @@ def reuse_value(uses: Callable[[Entry], int], today: str) -> Value:
     return value
 
 
+def _hide_expired(doc: Document, hidden: bytearray, today: str | None) -> None:
+    """Mark the lines of entries past their end date (memory/expiry.py): no longer true."""
+    if today is None:
+        return
+    for entry in doc.entries:
+        if entry.until is not None and entry.until < today:
+            hidden[entry.start : entry.end] = b"\x01" * (entry.end - entry.start)
+
+
+def _hide_other_wings(doc: Document, hidden: bytearray, keys: frozenset[str]) -> dict[str, str]:
+    """Mark the lines of the wings not active here: their names, by key."""
+    others: dict[str, str] = {}
+    for section in doc.sections:
+        if section.kind == Kind.WING and section.wing and wing_key(section.wing) not in keys:
+            others.setdefault(wing_key(section.wing), section.wing)
+            hidden[section.heading.line : section.end] = b"\x01" * (section.end - section.heading.line)
+    return others
+
+
 class _Layout:
     """The lines of the active wings' view of a document and their sizes, as the prompt joins them."""
 
     def __init__(self, doc: Document, wings: Wings, today: str | None = None) -> None:
-        keys = wing_keys(wings)
         count = len(doc.lines)
         hidden = bytearray(count)
-        if today is not None:  # an entry past its end date is no longer true (memory/expiry.py)
-            for entry in doc.entries:
-                if entry.until is not None and entry.until < today:
-                    hidden[entry.start : entry.end] = b"\x01" * (entry.end - entry.start)
-        others: dict[str, str] = {}
-        for section in doc.sections:
-            if section.kind == Kind.WING and section.wing and wing_key(section.wing) not in keys:
-                others.setdefault(wing_key(section.wing), section.wing)
-                hidden[section.heading.line : section.end] = b"\x01" * (section.end - section.heading.line)
+        _hide_expired(doc, hidden, today)
+        others = _hide_other_wings(doc, hidden, wing_keys(wings))
         _hide_comments(doc, hidden)
         self.lines = [line if line.isascii() else _display(line) for line in doc.lines]
         self.sizes = [len(line) if line.isascii() else len(line.encode("utf-8")) for line in self.lines]

@@ -16,6 +16,7 @@ from datetime import date
 from pathlib import Path
 
 from palace.filelock import exclusive
+from palace.memory.change import ReuseEdit
 from palace.memory.halls import MemoryPath
 from palace.memory.keys import normalise
 from palace.paths import PalacePaths
@@ -75,26 +76,54 @@ class ReuseCounts:
     def get(self, path: MemoryPath | str, content: str) -> Uses:
         return self.load().get(key_of(path, content), Uses())
 
-    def bump(self, used: list[tuple[MemoryPath | str, str]], how: str, day: str | None = None) -> None:
-        """Count one use (`how` is "confirmed" or "recalled") of each (path, content); never raises."""
+    def bump(self, used: list[tuple[MemoryPath | str, str]], how: str, day: str | None = None) -> ReuseEdit | None:
+        """Count one use (`how` is "confirmed" or "recalled") of each (path, content): what it counted (for
+        undo), None when nothing was counted; never raises."""
         if not used:
-            return
+            return None
         day = day or date.today().isoformat()
         with contextlib.suppress(OSError), self._lock:
             self.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
             with exclusive(self.dir / "reuse.lock"):
                 counts = self.load()
+                keys: list[tuple[str, bool, str]] = []
                 for path, content in used:
-                    uses = counts.setdefault(key_of(path, content), Uses())
+                    key = key_of(path, content)
+                    uses = counts.get(key)
+                    keys.append((key, uses is None, uses.last if uses is not None else ""))
+                    uses = counts.setdefault(key, Uses())
                     setattr(uses, how, getattr(uses, how) + 1)
                     uses.last = day
                     uses.days = [*uses.days, f"{day} {how}"][-DAYS_KEPT:]
-                data = {
-                    k: {"confirmed": u.confirmed, "recalled": u.recalled, "last": u.last, "days": u.days}
-                    for k, u in counts.items()
-                }
-                tmp = self.file.with_name(f".reuse.{os.getpid()}.tmp")
-                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-                with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                    json.dump(data, handle)
-                os.replace(tmp, self.file)  # derived data: no fsync
+                self._write(counts)
+                return ReuseEdit(how, day, tuple(keys))
+        return None
+
+    def take_back(self, edit: ReuseEdit) -> None:
+        """Undo what a bump counted (the uses counted since stay); never raises."""
+        with contextlib.suppress(OSError), self._lock, exclusive(self.dir / "reuse.lock"):
+            counts = self.load()
+            for key, created, last in reversed(edit.keys):
+                uses = counts.get(key)
+                if uses is None:
+                    continue
+                setattr(uses, edit.how, max(0, getattr(uses, edit.how) - 1))
+                mark = f"{edit.day} {edit.how}"
+                if mark in uses.days:
+                    at = len(uses.days) - 1 - uses.days[::-1].index(mark)
+                    del uses.days[at]
+                uses.last = uses.days[-1].split(" ")[0] if uses.days else last
+                if created and not uses.total and not uses.days:
+                    del counts[key]
+            self._write(counts)
+
+    def _write(self, counts: dict[str, Uses]) -> None:
+        data = {
+            k: {"confirmed": u.confirmed, "recalled": u.recalled, "last": u.last, "days": u.days}
+            for k, u in counts.items()
+        }
+        tmp = self.file.with_name(f".reuse.{os.getpid()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle)
+        os.replace(tmp, self.file)  # derived data: no fsync

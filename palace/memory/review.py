@@ -11,6 +11,7 @@ The proposals of an import (hundreds at once) go in with one edit (insert_many).
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import re
 from collections import Counter
@@ -167,6 +168,7 @@ class Waiting:
 class ReviewQueue:
     def __init__(self, home: Path) -> None:
         paths = PalacePaths(home)
+        self.home = home
         self.side = SideFile(paths.review, HEADER)
         self.rejected_file = paths.index / "review-rejected.json"
 
@@ -213,15 +215,25 @@ class ReviewQueue:
         """Remove proposals that were accepted (or rejected) from the file (the caller holds the lock)."""
         self.side.remove([p.item for p in proposals if p.item is not None])
 
-    def reject(self, proposals: list[Proposal]) -> None:
-        """Remove proposals and remember that their sessions may not propose them again."""
+    def reject(self, proposals: list[Proposal], store: MemoryStore) -> None:
+        """Remove proposals and remember that their sessions may not propose them again: one change, undoable."""
+        if not proposals:
+            return
+        what = f"{proposals[0].path}" if len(proposals) == 1 else f"{len(proposals)} proposals"
+        rejected_name = self.rejected_file.relative_to(self.home).as_posix()
+        writes = [
+            store.side_write(rejected_name, lambda: self._remember_rejected(proposals)),
+            store.side_write(self.file.name, lambda: self.take(proposals)),
+        ]
+        store.change_sides(f"memory: review reject {what}", writes)
+
+    def _remember_rejected(self, proposals: list[Proposal]) -> None:
         rejected = self._rejected()
         for proposal in proposals:
             rejected.setdefault(proposal.session, []).append(list(map(str, proposal.key)))
         with contextlib.suppress(OSError):
             self.rejected_file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             atomic_write(self.rejected_file, json.dumps(rejected).encode("utf-8"))
-        self.take(proposals)
 
     def was_rejected(self, proposal: Proposal) -> bool:
         return list(map(str, proposal.key)) in self._rejected().get(proposal.session, [])
@@ -237,21 +249,21 @@ class ReviewQueue:
         self, store: MemoryStore, proposals: list[Proposal], texts: dict[int, str] | None = None
     ) -> list[ChangeResult]:
         """Save proposals to memories.md (with the user's wording where `texts` gives one, by index) and take
-        them out of review; a proposal that cannot be saved stays, and its error is raised after the rest."""
+        them out of review (each one change: undo puts it back in review); a proposal that cannot be saved
+        stays, and its error is raised after the rest."""
         results: list[ChangeResult] = []
         failed: PalaceError | None = None
         for n, proposal in enumerate(proposals):
             content = (texts or {}).get(n, proposal.content)
+            taken = [store.side_write(self.file.name, functools.partial(self.take, [proposal]))]
             try:
                 if proposal.tidy:  # merge, replace or remove: one forget, one change, one undo
-                    results.append(store.forget(str(proposal.path), proposal.content, by="review"))
+                    results.append(store.forget(str(proposal.path), proposal.content, by="review", also=taken))
                 else:
-                    results.append(store.save(str(proposal.path), content, by="review"))
+                    results.append(store.save(str(proposal.path), content, by="review", also=taken))
             except PalaceError as exc:
                 failed = failed or exc
                 continue
-            with store.lock():
-                self.take([proposal])
         if failed is not None and not results:
             raise failed
         return results

@@ -50,6 +50,13 @@ class SideFile:
             return read_inside(self.inside, self.file.relative_to(self.inside).as_posix())
         return read_regular(self.file)
 
+    def write_bytes(self, data: bytes | None) -> None:
+        """Put these bytes in place (None: no file), atomically; the caller holds the palace lock."""
+        if data is not None:
+            atomic_write(self.file, data)
+        elif self.read_bytes() is not None:
+            self.file.unlink()
+
     def read(self) -> Document:
         return Document.parse(self.read_bytes() or b"")
 

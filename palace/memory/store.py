@@ -3,53 +3,54 @@
 from __future__ import annotations
 
 import contextlib
-import os
-import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from palace.errors import PalaceError, StoreError, UndoError
 from palace.filelock import exclusive
 from palace.memory import ops
-from palace.memory.contained import open_inside, read_inside
+from palace.memory.change import Change, SideEdit, SideWrite, tracked
+from palace.memory.contained import read_inside
+from palace.memory.current import Current, open_current, put, signature
 from palace.memory.document import Document, Entry
 from palace.memory.expiry import Expired, expire
 from palace.memory.expiry import expired as expired_in
 from palace.memory.files import (
-    Stamp,
-    Swapped,
     check_writable,
     close_fd,
     close_later,
     ensure_home,
     inode_of,
-    open_regular,
     read_fd,
     read_regular,
     remove_stale_temps,
-    stamp_of,
-    swap_in,
     target_of,
-    write_in_place,
 )
-from palace.memory.halls import parse_path
+from palace.memory.halls import MemoryPath, parse_path
 from palace.memory.ops import ChangeResult
-from palace.memory.races import RECENT_SECONDS as RECENT_SECONDS
+from palace.memory.outcomes import events_of, removed_by, results_of
 from palace.memory.races import RETRIES, Acknowledged, Ledger, Written, attempts, rebase, replay
-from palace.memory.races import RETRY_SECONDS as RETRY_SECONDS
 from palace.memory.render import Rendered, Value, Wings, render_document, reuse_value, wing_keys
 from palace.memory.render_cache import RenderCache, cache_key
 from palace.memory.reuse import ReuseCounts, key_of
-from palace.memory.superseded import Removed, Superseded
+from palace.memory.sidefile import SideFile
+from palace.memory.superseded import Superseded
 from palace.paths import PalacePaths
 
-_rebase, _replay = rebase, replay  # as they were named here
 _T = TypeVar("_T")
 _Op = Callable[[Document, str], tuple[bytes | None, _T]]  # an edit: (the text, today) -> (new bytes or None, outcome)
 _Said = Callable[[_T], str]  # an outcome's commit message
+
+
+@dataclass(frozen=True)
+class _Told(Generic[_T]):
+    """How a change is named (its commit message, from its outcome) and the side files it writes too."""
+
+    message: _Said[_T]
+    also: Sequence[SideWrite] = ()
 
 
 class WriteHook(Protocol):
@@ -57,31 +58,8 @@ class WriteHook(Protocol):
 
     def before_write(self, file: Path) -> None: ...
 
-    def after_write(self, file: Path, before: bytes, after: bytes, message: str) -> None: ...
-
-
-def _signature(file: Path) -> tuple[int, int, int, int] | None:
-    try:
-        st = file.stat()
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
-
-
-@dataclass
-class _Current:
-    """The file as it is under the lock: a descriptor kept open on it (None when missing), its bytes, stat."""
-
-    fd: int | None
-    data: bytes
-    mode: int = 0o600
-    links: int = 1
-    stamp: Stamp | None = None  # what fstat said as the bytes were read
-
-    def take(self, other: _Current) -> None:
-        """Become other (the file as read again)."""
-        self.fd, self.data, self.stamp = other.fd, other.data, other.stamp
-        self.mode, self.links = other.mode, other.links
+    def after_write(self, file: Path, before: bytes, after: bytes, message: str, change: Change | None = None) -> None:
+        """`change`: what the change wrote besides memories.md (for undo) and what it did to which entries."""
 
 
 class MemoryStore:
@@ -138,7 +116,7 @@ class MemoryStore:
 
     def document(self) -> Document:
         """The parsed file, cached on (mtime_ns, size, inode)."""
-        sig = _signature(self.file)
+        sig = signature(self.file)
         if self._doc_cache is not None and sig is not None and self._doc_cache[0] == sig:
             return self._doc_cache[1]
         doc = Document.parse(self.read_bytes())
@@ -148,7 +126,7 @@ class MemoryStore:
     def render(self, wing: Wings = None, budget_bytes: int = 8192) -> Rendered:
         """Hot memory for the prompt (the wing-less halls and the active wing or wings); an unchanged file
         costs one stat in this process, and a read and a hash in a new one."""
-        sig = _signature(self.file)
+        sig = signature(self.file)
         today = self.today().isoformat()  # an entry past its end leaves the prompt that day
         key = (sig, wing_keys(wing), budget_bytes, today)
         cached = self._render_cache.get(key)
@@ -215,16 +193,25 @@ class MemoryStore:
             return remove_stale_temps(self.target)
 
     def save(
-        self, path: str, content: str, replaces: str | None = None, *, by: str = "user", until: str | None = None
+        self,
+        path: str,
+        content: str,
+        replaces: str | None = None,
+        *,
+        by: str = "user",
+        until: str | None = None,
+        also: Sequence[SideWrite] = (),
     ) -> ChangeResult:
-        """Save an entry (or refresh an equal one, or rewrite `replaces` in place); `until`: its last day."""
+        """Save an entry (or refresh an equal one, or rewrite `replaces` in place); `until`: its last day; `also`:
+        side files the same change writes (a review accept takes its proposal out of review.md)."""
         ops.check_path_secret(path)
         parsed = parse_path(path)
         limit = self.entry_limit
         result = self._edit(
             lambda doc, day: ops.save(doc, parsed, content, day, replaces=replaces, limit=limit, by=by, until=until),
+            also,
         )
-        if result.action in ("refreshed", "unchanged"):  # the same fact said again: it is reused
+        if result.action == "unchanged":  # the same fact said again the same day: reused, nothing written
             self.reuse.bump([(result.where or result.path, result.content)], "confirmed", self._day)
         return result
 
@@ -254,7 +241,9 @@ class MemoryStore:
             lambda result: result.commit_message,
         )
 
-    def forget(self, path: str, content: str, *, by: str = "user", secret: bool = False) -> ChangeResult:
+    def forget(
+        self, path: str, content: str, *, by: str = "user", secret: bool = False, also: Sequence[SideWrite] = ()
+    ) -> ChangeResult:
         """Remove one entry; its room heading goes too when nothing else is left in the room. `secret`: the
         user says it is one (superseded.md then keeps only that a secret was removed)."""
         parsed = parse_path(path)
@@ -263,7 +252,7 @@ class MemoryStore:
             data, result = ops.forget(doc, parsed, content, by=by)
             return data, replace(result, secret=True) if secret else result
 
-        return self._edit(op)
+        return self._edit(op, also)
 
     def save_many(
         self, items: Sequence[tuple[str, str] | tuple[str, str, str | None]], *, message: str, by: str = "extracted"
@@ -291,7 +280,7 @@ class MemoryStore:
             return data, outcome
 
         self._write(apply, lambda _: message)
-        confirmed = [r for r in outcome if isinstance(r, ChangeResult) and r.action in ("refreshed", "unchanged")]
+        confirmed = [r for r in outcome if isinstance(r, ChangeResult) and r.action == "unchanged"]
         self.reuse.bump([(r.where or r.path, r.content) for r in confirmed], "confirmed", self._day)
         return list(outcome)
 
@@ -318,8 +307,10 @@ class MemoryStore:
         """Remove every entry (kept in superseded.md), or with `everything` the whole text; undoable."""
         return self._write(lambda doc, day: ops.clear(doc, everything=everything), lambda cleared: cleared.message)
 
-    def restore(self, expected: bytes, new: bytes, *, message: str) -> None:
-        """Replace the file's bytes with new, but only if they still equal expected (undo)."""
+    def restore(self, expected: bytes, new: bytes, *, message: str, change: Change | None = None) -> list[str]:
+        """Replace the file's bytes with new, but only if they still equal expected (undo), and take back what
+        `change` wrote besides: the side files that changed since so that their part cannot be placed."""
+        unplaced: list[str] = []
 
         def apply(doc: Document, day: str) -> tuple[bytes | None, None]:
             if doc.to_bytes() != expected:
@@ -329,24 +320,55 @@ class MemoryStore:
                 )
             return new, None
 
-        self._write(apply, lambda _: message)
+        reverts = [self._revert(edit, unplaced) for edit in reversed(change.files)] if change else []
+        self._write(apply, lambda _: message, also=reverts)
+        if change is not None and change.reuse is not None:
+            self.reuse.take_back(change.reuse)
+        return unplaced
 
-    def _edit(self, op: _Op[ChangeResult]) -> ChangeResult:
+    def change_sides(self, message: str, writes: list[SideWrite]) -> None:
+        """A change of side files only (a review reject): one change, recorded for undo like any other."""
+        self._write(lambda doc, day: (None, None), lambda _: message, also=writes)
+
+    def side_write(self, name: str, write: Callable[[], None]) -> SideWrite:
+        """A write of one of the palace's side files (superseded.md, review.md) that a change makes too."""
+        return SideWrite(name, self._side(name).read_bytes, write)
+
+    def _side(self, name: str) -> SideFile:
+        if name == self.superseded.file.name:
+            return self.superseded.side
+        return SideFile(self.home / name, "", inside=self.inside)
+
+    def _revert(self, edit: SideEdit, unplaced: list[str]) -> SideWrite:
+        side = self._side(edit.name)
+
+        def write() -> None:
+            try:
+                side.write_bytes(edit.revert(side.read_bytes()))
+            except ValueError:
+                unplaced.append(edit.name)
+
+        return SideWrite(edit.name, side.read_bytes, write)
+
+    def _edit(self, op: _Op[ChangeResult], also: Sequence[SideWrite] = ()) -> ChangeResult:
         with self.lock():  # one lock for both: what is repaired is there when the edit reads the file
-            return self._locked_write(op, lambda result: result.commit_message, repair=True)
+            return self._locked_write(op, lambda result: result.commit_message, repair=True, also=also)
 
-    def _write(self, op: _Op[_T], message: _Said[_T]) -> _T:
+    def _write(self, op: _Op[_T], message: _Said[_T], also: Sequence[SideWrite] = ()) -> _T:
         with self.lock():
-            return self._locked_write(op, message)
+            return self._locked_write(op, message, also=also)
 
-    def _locked_write(self, op: _Op[_T], message: _Said[_T], *, repair: bool = False) -> _T:
+    def _locked_write(
+        self, op: _Op[_T], message: _Said[_T], *, repair: bool = False, also: Sequence[SideWrite] = ()
+    ) -> _T:
         """Apply op to the file's current text and put the result in place, never from a stale copy.
 
         Inside the palace lock: read the file (keeping it open), apply op, swap the result in only if the
         file still holds what was read. An editor that does not take the lock can still save meanwhile:
         when it replaced the file before palace's swap, or right after it, the edit is redone on its text;
         when it wrote into the old file in place (seen through the descriptor kept open), the edit is redone
-        on that text too. Called under the palace lock; with `repair`, what editors dropped is saved again first.
+        on that text too. Called under the palace lock; with `repair`, what editors dropped is saved again first;
+        `also`: side files the change writes too (after memories.md, as part of the same change).
         """
         if not self._cleaned:
             self._cleaned = True
@@ -355,17 +377,17 @@ class MemoryStore:
             hook.before_write(self.file)
         if self.inside is not None:  # a side file palace may not write is refused before anything is written
             self.superseded.side.read_bytes()
-        current = self._open_current()
+        current = open_current(self.file, self.inside)
         try:
             if repair and self._repair(current.data):  # each a write of its own: the file is read again
                 close_fd(current.fd)
-                current = self._open_current()
-            return self._apply(op, message, current)
+                current = open_current(self.file, self.inside)
+            return self._apply(op, _Told(message, also), current)
         finally:
             if current.fd is not None:  # often the last hold on the file just replaced: freed meanwhile
                 close_later(current.fd)
 
-    def _apply(self, op: _Op[_T], message: _Said[_T], current: _Current) -> _T:
+    def _apply(self, op: _Op[_T], told: _Told[_T], current: Current) -> _T:
         base = current.data  # the text the edit is applied to; `current.data` is what the file holds
         late: list[tuple[bytes, bytes]] = []  # editors' changes to files we replaced: (before, after)
         written: Written[_T] | None = None  # the edit first put in place: its outcome, the text before and after
@@ -373,7 +395,7 @@ class MemoryStore:
             try:
                 base, new, result = self._edited(op, base)
             except PalaceError:
-                if (done := self._held(written, base, current.data, message)) is not None:
+                if (done := self._held(written, base, current.data, told)) is not None:
                     return done.result  # the redo found the edit there already (an editor's copy of palace's file)
                 if late:  # the file may hold our edit of a stale text: give the editors' changes back
                     self._give_back(late, base, current)
@@ -381,9 +403,9 @@ class MemoryStore:
             if written is not None:
                 result = written.result  # a redo: what the edit did is what it did the first time
             if new == current.data:
-                return self._finish(base, new, result, message, written)
+                return self._finish(base, new, result, told, written)
             check_writable(self.target, current.mode)
-            outcome = self._put(new, current)
+            outcome = put(self.target, new, current)
             moved = False
             if outcome.found is None:
                 written = written or Written(result, current.data, new)
@@ -391,17 +413,17 @@ class MemoryStore:
                 seen = replaced if current.fd is None else read_fd(current.fd)
                 moved = outcome.inode is not None and inode_of(self.target) != outcome.inode
                 if seen == replaced and not moved:
-                    return self._finish(base, new, result, message, None)
+                    return self._finish(base, new, result, told, None)
                 if seen != replaced:  # an editor wrote into the file we replaced: redo on its text
                     late.append((replaced, seen))
-                    base = seen if base == replaced else _rebase(replaced, seen, onto=base)
+                    base = seen if base == replaced else rebase(replaced, seen, onto=base)
             else:  # ours was in place for an instant: an editor that read it then saves without its change
                 late += outcome.late
             close_fd(current.fd)
             current.fd = None
-            fresh = self._open_current()
+            fresh = open_current(self.file, self.inside)
             if outcome.found is not None or moved:  # replaced by someone else before or after our swap
-                base = _replay(late, onto=fresh.data)
+                base = replay(late, onto=fresh.data)
             current.take(fresh)  # the caller's, so that the descriptor it closes is the one open now
         if late:  # giving up while the file may hold our edit of a stale text
             self._give_back(late, base, current)
@@ -415,85 +437,57 @@ class MemoryStore:
         new, result = op(doc, self._day)
         return base, base if new is None else new, result
 
-    def _finish(self, base: bytes, new: bytes, result: _T, message: _Said[_T], written: Written[_T] | None) -> _T:
+    def _finish(self, base: bytes, new: bytes, result: _T, told: _Told[_T], written: Written[_T] | None) -> _T:
         """The file holds the edit: tell superseded.md, the ledger and the hooks what it did."""
         if new != base:
-            self._done(base, new, result, message)
+            self._done(base, new, result, told)
         elif written is not None:  # redone on an editor's copy of palace's own file: it was there already
-            self._done(written.before, written.after, result, message)
+            self._done(written.before, written.after, result, told)
+        elif (
+            told.also
+        ):  # memories.md stays as it is, the side files change (a review reject, an accept of a known fact)
+            self._done(base, base, result, told)
         return result
 
-    def _held(self, written: Written[_T] | None, base: bytes, data: bytes, message: _Said[_T]) -> Written[_T] | None:
+    def _held(self, written: Written[_T] | None, base: bytes, data: bytes, told: _Told[_T]) -> Written[_T] | None:
         """The edit put in place, done, when base (what the file holds: data) holds it already; else None."""
-        if written is None or base != data or _rebase(written.before, written.after, onto=base) != base:
+        if written is None or base != data or rebase(written.before, written.after, onto=base) != base:
             return None
-        self._done(written.before, written.after, written.result, message)
+        self._done(written.before, written.after, written.result, told)
         return written
 
-    def _give_back(self, late: list[tuple[bytes, bytes]], base: bytes, current: _Current) -> None:
+    def _give_back(self, late: list[tuple[bytes, bytes]], base: bytes, current: Current) -> None:
         """Put the editors' text back in place of our edit of a stale text (best effort, keeps hand lines)."""
         for _ in range(RETRIES):
             if base == current.data:
                 return  # the file holds every change already
-            outcome = self._put(base, current)
+            outcome = put(self.target, base, current)
             if outcome.found is None:
                 return
             late += outcome.late
-            current = _Current(None, outcome.found, current.mode, current.links)
-            base = _replay(late, onto=outcome.found)
+            current = Current(None, outcome.found, current.mode, current.links)
+            base = replay(late, onto=outcome.found)
 
-    def _open_current(self) -> _Current:
-        """A descriptor on the file as it is now (None when missing), its bytes and what stat says."""
-        if self.inside is not None:
-            fd = open_inside(self.inside, self.file.relative_to(self.inside).as_posix())
-        else:
-            fd = open_regular(self.file)
-        if fd is None:
-            return _Current(None, b"")
-        try:
-            st = os.fstat(fd)
-            return _Current(fd, read_fd(fd), stat.S_IMODE(st.st_mode), st.st_nlink, stamp_of(st))
-        except OSError as exc:
-            os.close(fd)
-            raise StoreError(f"cannot read {self.file}: {exc.strerror}") from exc
-
-    def _put(self, data: bytes, current: _Current) -> Swapped:
-        target = self.target
-        try:
-            if current.links > 1 and current.fd is not None:  # hard links: every name must see the change
-                return Swapped(found=write_in_place(target, current.fd, data, current.data))
-            return swap_in(target, data, current.data, existed=current.fd is not None, read=current.stamp)
-        except OSError as exc:
-            raise StoreError(f"cannot write {target}: {exc.strerror} (nothing written)") from exc
-
-    def _done(self, before: bytes, after: bytes, result: _T, message: _Said[_T]) -> None:
-        """A write is in place: keep what it removed in superseded.md, then tell the hooks (git, undo)."""
+    def _done(self, before: bytes, after: bytes, result: _T, told: _Told[_T]) -> None:
+        """A write is in place: keep what it removed in superseded.md, write the other side files, count the uses
+        of what it refreshed, then tell the hooks (git, undo) the whole change."""
         removed = removed_by(result)
+        writes = list(told.also)
         if removed:
-            self.superseded.record(removed, self._day)
+            writes.insert(
+                0, self.side_write(self.superseded.file.name, lambda: self.superseded.record(removed, self._day))
+            )
+        change = Change(tracked(writes), events=events_of(result))
+        refreshed: list[tuple[MemoryPath | str, str]] = [
+            (r.where or r.path, r.content) for r in results_of(result) if r.action == "refreshed"
+        ]
+        if refreshed:
+            change.reuse = self.reuse.bump(refreshed, "confirmed", self._day)
         self.ledger.note(before, after, result)  # so that any palace process repairs what an editor drops
-        self._after_write(before, after, message(result))
+        self._after_write(before, after, told.message(result), change)
 
-    def _after_write(self, before: bytes, after: bytes, message: str) -> None:
+    def _after_write(self, before: bytes, after: bytes, message: str, change: Change) -> None:
         self._render_cache.clear()
         self._doc_cache = None
         for hook in self.hooks:
-            hook.after_write(self.file, before, after, message)
-
-
-def removed_by(result: object) -> list[Removed]:
-    """The entries an operation's result says it removed from memories.md (forgets, replaces, a clear)."""
-    results = result if isinstance(result, list) else [result]
-    removed: list[Removed] = []
-    for item in results:
-        if isinstance(item, ChangeResult) and item.action == "forgotten":
-            removed.append(Removed(item.path, item.content, item.old_date, "forgotten", item.by, secret=item.secret))
-        elif isinstance(item, ChangeResult) and item.action == "replaced" and item.replaced is not None:
-            removed.append(Removed(item.path, item.replaced, item.old_date, "replaced", item.by, item.content))
-        elif isinstance(item, Removed):
-            removed.append(item)
-        elif isinstance(item, Expired):
-            removed += [Removed(e.path, e.content, e.date, "expired", "expiry") for e in item.entries if e.path]
-        elif isinstance(item, ops.Cleared):
-            removed += [Removed(e.path, e.content, e.date, "cleared") for e in item.entries if e.path is not None]
-    return removed
+            hook.after_write(self.file, before, after, message, change)

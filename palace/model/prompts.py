@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from importlib import resources
 from pathlib import Path
 
 from palace.memory.halls import HALL_LIST
@@ -25,11 +25,22 @@ def load_prompt(name: str, home: Path | None = None) -> str:
 
 def packaged_prompts() -> list[str]:
     """The names of the prompt files palace ships (prompts/ in the source, palace.prompts when installed)."""
+    from importlib import resources
+
     return sorted(p.name for p in resources.files("palace.prompts").iterdir() if p.name.endswith(".md"))
 
 
 def packaged_prompt(name: str) -> str:
     """A packaged prompt's text, whatever the palace overrides."""
+    # Read from the package's folder when it is one (every install but a zip): importlib.resources brings in
+    # tempfile and zipfile, a tenth of a `palace hook session-start`.
+    spec = importlib.util.find_spec("palace.prompts")
+    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+        file = Path(folder) / name
+        if file.is_file():
+            return file.read_text(encoding="utf-8")
+    from importlib import resources
+
     return resources.files("palace.prompts").joinpath(name).read_text(encoding="utf-8")
 
 

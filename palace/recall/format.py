@@ -21,8 +21,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from palace.memory.secrets import redact
-from palace.memory.sidefile import split_note
-from palace.memory.superseded import label as superseded_label
 from palace.paths import MEMORIES, SUPERSEDED
 from palace.recall.passages import Excerpt
 from palace.recall.rank import RecallHit, neg_date
@@ -90,8 +88,11 @@ def _line(item: _Item) -> str:
     line = " ".join(redact(item.excerpt.text).split())
     if item.hit.source != SUPERSEDED:
         return line
+    from palace.memory.sidefile import split_note  # the memory parser: only for superseded hits
+    from palace.memory.superseded import label
+
     fact, note = split_note(line)
-    return f"{fact} ({superseded_label(note)})"
+    return f"{fact} ({label(note)})"
 
 
 def _excerpts(hit: RecallHit) -> list[Excerpt]:

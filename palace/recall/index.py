@@ -13,6 +13,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
+from palace import session_notes as changes
 from palace.errors import RecallError
 from palace.memory.reuse import ReuseCounts
 from palace.paths import MEMORIES, SUPERSEDED, PalacePaths
@@ -86,6 +87,7 @@ class RecallIndex:
         self._reuse_stamp: tuple[int, int] | None = None
         self._reuse_totals: dict[str, int] = {}
         self._state: scan_state.ScanState | None = None  # the scan state as last read or written
+        self._notes: str | None = None  # where sessions/'s change notes were followed up to (a Position's text)
 
     # -- connection ------------------------------------------------------------------------------
 
@@ -240,15 +242,25 @@ class RecallIndex:
             dir_mtime = None
         now = time.time()
         full = self._dir_mtime is None or now - self._last_full > FULL_SCAN_SECONDS
-        if full or dir_mtime != self._dir_mtime:
+        followed = None
+        if not full and dir_mtime is not None and self._dir_mtime != _UNSETTLED:
+            followed = changes.follow(self.home, changes.Position.parse(self._notes), dir_mtime)
+        if full or (followed is None and dir_mtime != self._dir_mtime):
             # Read the directory's mtime before listing it: a file added meanwhile changes it again, unless it
             # lands in the same tick as a change just before the listing; then the next catch-up lists again.
+            # The notes' end is read first too: a change noted meanwhile is followed again (a stat).
+            notes = changes.position(self.home, dir_mtime) if dir_mtime is not None else None
             settled = dir_mtime is None or scan_state.settled(dir_mtime, read_at)
             self._dir_mtime = dir_mtime if settled else _UNSETTLED
+            self._notes = notes.text() if notes is not None else None
             return self._list(conn, sessions, full, now)
-        found = _stat_files(self.home, [*self._hot, *_ENTRY_PATHS])
-        self._hot = [rel for rel in self._hot if rel in found]
-        known = _indexed_stamps(conn, {*self._hot, *_ENTRY_PATHS})
+        noted: list[str] = []
+        if followed is not None:  # sessions/ changed only as palace noted: the files it named are stat'ed
+            self._dir_mtime, self._notes = dir_mtime, followed.position.text()
+            noted = _noted_paths(followed.names)
+        found = _stat_files(self.home, [*self._hot, *noted, *_ENTRY_PATHS])
+        self._hot = [rel for rel in dict.fromkeys([*self._hot, *noted]) if rel in found]
+        known = _indexed_stamps(conn, {*self._hot, *noted, *_ENTRY_PATHS})
         changed = {rel: stamp for rel, stamp in found.items() if known.get(rel) != stamp}
         return _Scan(changed, [rel for rel in known if rel not in found], len(found), False, None)
 
@@ -298,12 +310,13 @@ class RecallIndex:
         state = scan_state.read(conn)
         if state is not None and time.time() - state.last_full <= FULL_SCAN_SECONDS:
             self._dir_mtime, self._last_full, self._hot = state.dir_mtime, state.last_full, list(state.hot)
-            self._state = state
+            self._notes, self._state = state.notes, state
 
     def _keep_state(self, conn: sqlite3.Connection) -> None:
         """Record the scan state for the next process (when it changed)."""
         if self._dir_mtime is not None:
-            self._state = scan_state.keep(conn, self._state, self._dir_mtime, self._last_full, self._hot)
+            state = scan_state.keep(conn, self._state, self._dir_mtime, self._last_full, self._hot, self._notes)
+            self._state = state
 
     def _write_all(self, conn: sqlite3.Connection, work: Work, reads: int, stats: RefreshStats) -> None:
         """Index the work in batches, the files read ahead of the writer (in worker processes for many)."""
@@ -400,6 +413,18 @@ def _stat_files(home: Path, rels: Iterable[str]) -> dict[str, Stamp]:
         if stat.S_ISREG(st.st_mode):
             found[rel] = (st.st_size, st.st_mtime_ns)
     return found
+
+
+def _noted_paths(names: Iterable[str]) -> list[str]:
+    """The rel paths of the session files noted changing, each with its companion (an archive's journal
+    gets its end mark as the archive is written; a journal's archive may have been removed with it)."""
+    paths: dict[str, None] = {}
+    for name in names:
+        session = classify(name)
+        if session is not None:
+            paths[SESSIONS_DIR + session.source + ".jsonl"] = None
+            paths[SESSIONS_DIR + session.source + ".md"] = None
+    return list(paths)
 
 
 def _meta(rel: str, stamp: Stamp) -> FileMeta | None:

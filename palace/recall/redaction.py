@@ -34,7 +34,7 @@ def _regexes(position: int, kind: SecretKind) -> _Regexes:
     regexes = _REGEXES.get(position)
     if regexes is None:
         folded = kind.folded is not None
-        screen = _SCREENED.get(kind.source) if not folded else None
+        screen = _SCREENED.get(kind.source)  # a folded kind's screen is lower case too: it runs over the same text
         regexes = _Regexes(kind.source, folded, re.compile(screen, _FLAGS) if screen else None)
         _REGEXES[position] = regexes
     return regexes

@@ -40,8 +40,10 @@ _STATE = """CREATE TABLE IF NOT EXISTS scan_state (
     generation INTEGER,
     dir_mtime INTEGER NOT NULL,
     last_full REAL NOT NULL,
-    hot TEXT NOT NULL
+    hot TEXT NOT NULL,
+    notes TEXT
 )"""
+_COLUMNS = "id, generation, dir_mtime, last_full, hot, notes"
 _STAMPS = """CREATE TABLE IF NOT EXISTS scan_stamps (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     paths BLOB NOT NULL,
@@ -78,6 +80,7 @@ class ScanState(NamedTuple):
     dir_mtime: int  # -1: sessions/ had changed just before it was listed, so it is listed again
     last_full: float
     hot: tuple[str, ...]
+    notes: str | None = None  # where the change notes were read up to (session_notes.py Position)
 
 
 class Snapshot(NamedTuple):
@@ -115,29 +118,44 @@ def generation(conn: sqlite3.Connection) -> int | None:
 def read(conn: sqlite3.Connection) -> ScanState | None:
     """The scan state an earlier process left for this index, or None (none, or of another build)."""
     try:
-        row = conn.execute("SELECT generation, dir_mtime, last_full, hot FROM scan_state WHERE id = 1").fetchone()
+        row = conn.execute(
+            "SELECT generation, dir_mtime, last_full, hot, notes FROM scan_state WHERE id = 1"
+        ).fetchone()
     except sqlite3.OperationalError:
-        return None  # no state kept yet
+        try:  # a state an older palace created, without the notes column
+            row = conn.execute(
+                "SELECT generation, dir_mtime, last_full, hot, NULL FROM scan_state WHERE id = 1"
+            ).fetchone()
+        except sqlite3.OperationalError:
+            return None  # no state kept yet
     if row is None or row[0] != generation(conn):
         return None
     hot = tuple(rel for rel in str(row[3]).split("\n") if rel)
-    return ScanState(row[0], int(row[1]), float(row[2]), hot)
+    return ScanState(row[0], int(row[1]), float(row[2]), hot, None if row[4] is None else str(row[4]))
 
 
 def keep(
-    conn: sqlite3.Connection, known: ScanState | None, dir_mtime: int, last_full: float, hot: list[str]
+    conn: sqlite3.Connection,
+    known: ScanState | None,
+    dir_mtime: int,
+    last_full: float,
+    hot: list[str],
+    notes: str | None = None,
 ) -> ScanState | None:
     """Write the state when it differs from `known` (what was last read or written); the state as it now
-    stands in the index. Never worth a failed search: a write that fails is left for the next catch-up."""
-    state = ScanState(generation(conn), dir_mtime, last_full, tuple(hot))
+    stands in the index. Never worth a failed search: a write that fails is left for the next catch-up.
+    An older palace writing the state leaves `notes` empty, so that its catch-ups are never taken for noted."""
+    state = ScanState(generation(conn), dir_mtime, last_full, tuple(hot), notes)
     if state == known:
         return known
+    values = (state.generation, state.dir_mtime, state.last_full, "\n".join(state.hot), state.notes)
     with contextlib.suppress(sqlite3.Error):
         conn.execute(_STATE)
-        conn.execute(
-            "INSERT OR REPLACE INTO scan_state (id, generation, dir_mtime, last_full, hot) VALUES (1, ?, ?, ?, ?)",
-            (state.generation, state.dir_mtime, state.last_full, "\n".join(state.hot)),
-        )
+        with contextlib.suppress(sqlite3.OperationalError):
+            conn.execute(f"INSERT OR REPLACE INTO scan_state ({_COLUMNS}) VALUES (1, ?, ?, ?, ?, ?)", values)
+            return state
+        conn.execute("ALTER TABLE scan_state ADD COLUMN notes TEXT")  # a table an older palace created
+        conn.execute(f"INSERT OR REPLACE INTO scan_state ({_COLUMNS}) VALUES (1, ?, ?, ?, ?, ?)", values)
         return state
     return known
 

@@ -24,12 +24,42 @@ def archive_path(journal: Journal) -> Path:
     return journal.path.with_name(f"{journal.id}.md")
 
 
-def event_line(event: dict[str, Any], *, undone: bool = False) -> str:
+def event_line(event: dict[str, Any], *, undone: bool = False, elsewhere: bool = False) -> str:
+    """One memory change as the archive lists it; `elsewhere`: made outside this session (another palace
+    process: the command line, an MCP client, another chat)."""
     by, action = str(event.get("by")), str(event.get("action"))
     action = "proposed for review" if action == "proposed" else action
     label = f"extracted, {action}" if by == "extracted" else f"{action} by {_BY_WORDS.get(by, by)}"
+    label += ", outside this session" if elsewhere else ""
     content = " ".join(redact(str(event.get("content"))).split())
     return f"- **{event.get('path')}**: {content} ({label}{', undone' if undone else ''})"
+
+
+def _key(event: dict[str, Any]) -> tuple[str, str, str]:
+    action = str(event.get("action"))
+    return (str(event.get("path")).casefold(), normalise(str(event.get("content"))), action)
+
+
+def changes_elsewhere(journal: Journal, ended: datetime | None = None) -> list[tuple[dict[str, str], bool]]:
+    """The memory changes made while the session ran that it did not make itself (from the palace's change
+    log, history/changelog.py): each event, and whether it was undone since."""
+    from palace.history.changelog import ChangeLog
+
+    start = journal.started.timestamp()
+    end = (ended or journal.ended or journal.last_activity).timestamp()
+    own: dict[tuple[str, str, str], int] = {}
+    for event in journal.memory_events:
+        own[_key(event)] = own.get(_key(event), 0) + 1
+    found: list[tuple[dict[str, str], bool]] = []
+    for note in ChangeLog(journal.path.parent.parent).notes():
+        if not start <= note.time <= end + 1:
+            continue
+        for event in note.events:
+            if own.get(_key(event), 0) > 0:  # the session's own (its journal lists it)
+                own[_key(event)] -= 1
+                continue
+            found.append((event, note.undone))
+    return found
 
 
 def _undone(events: list[dict[str, Any]]) -> set[int]:
@@ -64,6 +94,7 @@ def render_archive(journal: Journal, *, ended: datetime | None = None, summary: 
             continue  # the mark itself, or already listed (the model saved it, then extraction found it again)
         seen.add(key)
         lines.append(event_line(event, undone=n in undone))
+    lines += [event_line(event, undone=gone, elsewhere=True) for event, gone in changes_elsewhere(journal, ended)]
     working = Snapshot.from_json(journal.context).working
     working_lines = [] if working.empty else [redact(line) for line in working.lines()]
     facts = Archive(

@@ -11,13 +11,17 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from palace import session_notes as changes
 from palace.archives import format_time, read_archive
 from palace.errors import PalaceError, StoreError
 from palace.memory.secrets import redact
-from palace.paths import JOURNAL_SUFFIX, session_file
+from palace.paths import JOURNAL_SUFFIX, PalacePaths, session_file
 from palace.sessions.archive import event_line
 from palace.sessions.journal import CLAUDE_CODE, Journal, content_text, sessions_dir
 from palace.sessions.live import is_live, live_dir
+
+_UNARCHIVED = "unarchived-sessions"  # in .index/: the journals without an archive the last start found
+RESUME_GAP_NS = 2_000_000_000  # a journal written this long after its archive was resumed since
 
 # ---------------------------------------------------------------------- listing
 
@@ -320,15 +324,67 @@ def _session_names(home: Path) -> tuple[set[str], set[str]]:
     return journals, archives
 
 
-def _registered(home: Path, journals: set[str], archives: set[str]) -> set[str]:
+def _state_file(home: Path) -> Path:
+    return PalacePaths(home).index / _UNARCHIVED
+
+
+def _read_state(home: Path) -> tuple[changes.Position | None, set[str]]:
+    try:
+        first, *ids = _state_file(home).read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeError):
+        return None, set()
+    return changes.Position.parse(first), {sid for sid in ids if sid}
+
+
+def _keep_state(home: Path, position: changes.Position | None, ids: set[str]) -> None:
+    """What the next start needs to know without a listing (derived data: a failed write is left out)."""
+    file = _state_file(home)
+    temp = file.with_name(f".{file.name}.{os.getpid()}.tmp")
+    with contextlib.suppress(OSError):
+        file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        temp.write_text("\n".join([position.text() if position else "", *sorted(ids)]), encoding="utf-8")
+        os.replace(temp, file)
+
+
+def _unarchived(home: Path) -> set[str]:
+    """The ids of the journals without an archive: from the last start's list and the notes of what palace
+    changed in sessions/ since (session_notes.py), or, when something else changed it, from a listing."""
+    folder = sessions_dir(home)
+    mtime = changes.dir_mtime(folder)
+    if mtime is None:
+        return set()
+    known, ids = _read_state(home)
+    followed = changes.follow(home, known, mtime)
+    if followed is not None:
+        for name in followed.names:
+            named = session_file(name)
+            if named is not None:
+                journal, archive = (folder / (named.session_id + suffix) for suffix in (JOURNAL_SUFFIX, ".md"))
+                if archive.exists() or not journal.exists():
+                    ids.discard(named.session_id)
+                else:
+                    ids.add(named.session_id)
+        if followed.position != known:
+            _keep_state(home, followed.position, ids)
+        return ids
+    position = changes.position(home, mtime)  # read before the listing: a change noted meanwhile is followed again
+    journals, archives = _session_names(home)
+    ids = journals - archives
+    # Kept even when sessions/ changed just before the listing: a journal that landed in that same tick (one
+    # sync brought: palace's own are registered) waits for the next listing, as an unnoted change brings it.
+    _keep_state(home, position, ids)
+    return ids
+
+
+def _registered(home: Path) -> set[str]:
     """Sessions the live registry names (its entries of vanished journals are dropped). The first time a
-    palace without a registry looks, journals that were resumed after their archive are found by reading
-    their tails, once."""
+    palace without a registry looks, journals that were resumed after their archive are found by their tails,
+    once (see _resumed)."""
     folder = live_dir(home)
     scanned = folder / ".scanned"
     named: set[str] = set()
     if not scanned.exists():
-        named = {sid for sid in journals & archives if not _ends_finished(sessions_dir(home) / f"{sid}.jsonl")}
+        named = _resumed(home)
         with contextlib.suppress(OSError):
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             scanned.touch(mode=0o600)
@@ -336,7 +392,7 @@ def _registered(home: Path, journals: set[str], archives: set[str]) -> set[str]:
         for name in os.listdir(folder):
             if name.startswith("."):
                 continue
-            if name in journals:
+            if (sessions_dir(home) / (name + JOURNAL_SUFFIX)).exists():
                 named.add(name)
             else:
                 with contextlib.suppress(OSError):
@@ -344,16 +400,39 @@ def _registered(home: Path, journals: set[str], archives: set[str]) -> set[str]:
     return named
 
 
+def _resumed(home: Path) -> set[str]:
+    """Sessions resumed after their archive and never ended (a palace from before the registry left them):
+    a journal written RESUME_GAP_NS after its archive, whose last lifecycle mark is not "end". Only those
+    journals are read; one that ended has its end mark written right after its archive."""
+    journals, archives = _session_names(home)
+    folder = sessions_dir(home)
+    found: set[str] = set()
+    if not journals & archives:
+        return found
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        for sid in journals & archives:
+            try:
+                journal = os.stat(sid + JOURNAL_SUFFIX, dir_fd=fd).st_mtime_ns
+                archive = os.stat(sid + ".md", dir_fd=fd).st_mtime_ns
+            except OSError:
+                continue
+            if journal - archive > RESUME_GAP_NS and not _ends_finished(folder / (sid + JOURNAL_SUFFIX)):
+                found.add(sid)
+    finally:
+        os.close(fd)
+    return found
+
+
 def find_orphans(home: Path) -> list[Path]:
     """Journals left by sessions that died: nobody alive owns them, and they have no archive (found by name)
     or they are in the live registry (resumed after their archive, or stopped before it)."""
-    journals, archives = _session_names(home)
-    candidates = (journals - archives) | _registered(home, journals, archives)
+    candidates = _unarchived(home) | _registered(home)
     orphans: list[Path] = []
     for session_id in sorted(sid for sid in candidates if session_file(sid + JOURNAL_SUFFIX) is not None):
         journal = sessions_dir(home) / f"{session_id}.jsonl"
         try:
-            if is_live(journal):
+            if not journal.exists() or is_live(journal):
                 continue
         except StoreError:
             continue

@@ -22,7 +22,7 @@ from palace.config import Settings
 from palace.errors import MemoryPathError, PalaceError, SecretError
 from palace.memory.halls import parse_path, wing_key
 from palace.memory.ops import ChangeResult, check_path_secret, normalise, validate_content
-from palace.memory.review import CONFIDENCES, Proposal, ReviewQueue, instruction_flag
+from palace.memory.review import CONFIDENCES, Proposal, ReviewQueue, Waiting, instruction_flag
 from palace.memory.secrets import find_secret, redact
 from palace.memory.store import MemoryStore
 from palace.sessions.extract_prompt import (
@@ -37,6 +37,7 @@ from palace.sessions.journal import Journal
 from palace.threads import start_thread
 
 if TYPE_CHECKING:
+    from palace.memory.document import Document
     from palace.model.chat import ChatModel
 
 MAX_CONVERSATION_CHARS = 48_000  # per call; a longer backlog is extracted in several calls
@@ -258,20 +259,8 @@ class Extractor:
             journal.add_usage(reply.usage.input_tokens, reply.usage.output_tokens)
         candidates, dropped = self._valid_items(raw_items, journal.wings)
         plan = route(candidates, self.store, self.queue, journal.id, self.settings.auto_save)
-        dropped += plan.secrets
-        results: list[ChangeResult] = []
-        if plan.save:
-            try:
-                answers = self.store.save_many(
-                    plan.save, message=f"memory: extract {len(plan.save)} from session {journal.id}", by="extracted"
-                )
-            except PalaceError as exc:
-                raise ExtractionFailed(str(exc)) from exc
-            for answer in answers:
-                if isinstance(answer, ChangeResult):
-                    results.append(answer)
-                else:
-                    dropped += 1
+        results, refused = self._save_plan(plan, journal)
+        dropped += plan.secrets + refused
         self._queue_proposals(plan, journal)
         summary = redact(" ".join(summary.split()) if "\n\n" not in summary else summary.strip())
         if len(summary) > MAX_SUMMARY_CHARS:
@@ -282,6 +271,19 @@ class Extractor:
         used = (reply.usage.input_tokens, reply.usage.output_tokens) if reply.usage is not None else (0, 0)
         model = self.settings.extract_model or self.settings.model
         return ExtractionOutcome(journal.summary or "", results, dropped, end, plan.propose, model, used)
+
+    def _save_plan(self, plan: Plan, journal: Journal) -> tuple[list[ChangeResult], int]:
+        """Save what the plan saves, in one change: the results, and how many items the store refused."""
+        if not plan.save:
+            return [], 0
+        try:
+            answers = self.store.save_many(
+                plan.save, message=f"memory: extract {len(plan.save)} from session {journal.id}", by="extracted"
+            )
+        except PalaceError as exc:
+            raise ExtractionFailed(str(exc)) from exc
+        results = [answer for answer in answers if isinstance(answer, ChangeResult)]
+        return results, len(answers) - len(results)
 
     def _queue_proposals(self, plan: Plan, journal: Journal) -> None:
         """Write what goes to review.md (and take out what was promoted), then commit it."""
@@ -370,33 +372,48 @@ def route(candidates: list[Candidate], store: MemoryStore, queue: ReviewQueue, s
         doc = None
     waiting = queue.waiting()
     for item in candidates:
-        parsed = parse_path(item.path)
-        proposal = Proposal(parsed, item.content, session, item.confidence, flag=instruction_flag(item.content))
         if find_secret(item.content) is not None or _path_secret(item.path):
             plan.secrets += 1
             continue
+        parsed = parse_path(item.path)
+        proposal = Proposal(parsed, item.content, session, item.confidence, flag=instruction_flag(item.content))
         found = waiting.find(proposal)
         if found is not None and found.item is None:
             continue  # the same fact twice in this batch: planned already
-        replaces = item.replaces
-        if replaces is not None and doc is not None and not _has(doc.room_entries(parsed), replaces):
-            replaces = None  # it names no entry of that room: save it beside the others instead
-        confirmation = doc is not None and doc.equal_entry(parsed.wing, item.content) is not None
-        sure = not proposal.flag and (auto == "all" or (auto == "high" and item.confidence == "high"))
-        if confirmation or sure:
-            plan.save.append((item.path, item.content, replaces))
-            plan.promoted += [found] if found is not None else []
-        elif waiting.was_rejected(proposal):
-            continue
-        elif found is not None and found.session != session and item.confidence != "low" and auto != "none":
-            if proposal.flag:
-                continue  # already waiting, flagged: the user decides, a second session does not
-            plan.save.append((item.path, item.content, replaces))
-            plan.promoted.append(found)
-        elif found is None:
-            plan.propose.append(proposal)
+        _route_one(plan, item, proposal, found, _Seen(doc, waiting, session, auto))
         waiting.add(proposal)
     return plan
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """What route read once for all candidates, and how it was asked to decide."""
+
+    doc: Document | None
+    waiting: Waiting
+    session: str
+    auto: str
+
+
+def _route_one(plan: Plan, item: Candidate, proposal: Proposal, found: Proposal | None, seen: _Seen) -> None:
+    """Plan one candidate: saved, promoted, proposed, or left out (rejected, flagged and waiting)."""
+    doc, parsed = seen.doc, proposal.path
+    replaces = item.replaces
+    if replaces is not None and doc is not None and not _has(doc.room_entries(parsed), replaces):
+        replaces = None  # it names no entry of that room: save it beside the others instead
+    confirmation = doc is not None and doc.equal_entry(parsed.wing, item.content) is not None
+    sure = not proposal.flag and (seen.auto == "all" or (seen.auto == "high" and item.confidence == "high"))
+    if confirmation or sure:
+        plan.save.append((item.path, item.content, replaces))
+        plan.promoted += [found] if found is not None else []
+    elif seen.waiting.was_rejected(proposal):
+        return
+    elif found is not None and found.session != seen.session and item.confidence != "low" and seen.auto != "none":
+        if not proposal.flag:  # already waiting, flagged: the user decides, a second session does not
+            plan.save.append((item.path, item.content, replaces))
+            plan.promoted.append(found)
+    elif found is None:
+        plan.propose.append(proposal)
 
 
 def _path_secret(path: str) -> bool:

@@ -26,6 +26,7 @@ from palace.errors import PalaceError, StoreError
 from palace.memory.files import ensure_home
 from palace.memory.ops import ChangeResult
 from palace.paths import SESSION_ID, PalacePaths
+from palace.session_notes import noted_start
 from palace.sessions.live import lock_nb, register, unregister
 from palace.sessions.replay import ACTIVITY, apply_record, parse_time
 
@@ -110,6 +111,7 @@ class Journal:
 
     # ------------------------------------------------------------------ opening
     @classmethod
+    @noted_start  # the new journal is noted for the next look at sessions/ (session_notes.py)
     def start(
         cls,
         home: Path,

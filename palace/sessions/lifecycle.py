@@ -7,13 +7,22 @@ from pathlib import Path
 
 from palace.errors import PalaceError
 from palace.memory.secrets import redact
-from palace.sessions.archive import archive_path, write_archive
+from palace.session_notes import noted_archive, noting
+from palace.sessions.archive import archive_path
+from palace.sessions.archive import write_archive as _write_archive
 from palace.sessions.catalog import find_journal, find_orphans, had_reply, list_sessions
 from palace.sessions.extract import MAX_FINAL_ROUNDS, Extractor
 from palace.sessions.journal import Journal, content_text, now, sessions_dir
 from palace.sessions.live import is_live, register
 
 FAILED = "(failed: no model answered)"  # the summary of a session whose every request failed
+write_archive = noted_archive(_write_archive)  # noted, so that the next look at sessions/ needs no listing
+
+
+def _discard(journal: Journal) -> None:
+    """Remove the journal of a session with nothing in it, noted as write_archive's archives are."""
+    with noting(journal.path.parent, journal.path.name):
+        journal.discard()
 
 
 def resume(home: Path, session_id: str | None = None) -> Journal:
@@ -48,7 +57,7 @@ def finish(
     journal.claim()
     unanswered = not journal.memory_events and not had_reply(journal.messages)
     if unanswered and not said_anything(journal):
-        journal.discard()
+        _discard(journal)
         return None
     ended: datetime = now() if journal.live_here else (journal.ended or journal.last_activity)
     if unanswered and not keep_unanswered:
@@ -191,7 +200,7 @@ def _archive_one(
 ) -> tuple[str, str | None]:
     """(notice, extraction error) for one orphan; `background`: it was archived already, this extracts it."""
     if not journal.messages and not journal.memory_events:
-        journal.discard()
+        _discard(journal)
         return f"Removed the empty journal of the unfinished session {journal.id}", None
     before = len(journal.memory_events)
     error: str | None = None

@@ -26,7 +26,8 @@ from palace.errors import (
 )
 from palace.model.failures import context_figures, rejects, too_long, wait_text
 from palace.model.stream import Accumulator, Reply, ToolCall, usage_of
-from palace.testing.server import ERROR_TEXT, ContextLimit, Step, completion_body, stream_events
+from palace.testing.replies import Step, completion_body, stream_events
+from palace.testing.server import ERROR_TEXT, ContextLimit
 
 URL = "scripted://model"
 # What LLMClient reports when the server drops the connection mid-stream (httpx's words).

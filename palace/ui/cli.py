@@ -25,7 +25,8 @@ Handler = Callable[[argparse.Namespace, "Settings", "Console"], int]
 
 _CHAT_VALUE_FLAGS = frozenset({"--model", "--base-url", "--wing"})
 # Commands that finish in a moment: they run without the cyclic garbage collector (reference counting frees
-# what they drop; the process ends before cycles matter). The REPL, ask, mcp and the rest keep it.
+# what they drop; the process ends before cycles matter), as does `hook session-start`. The REPL, ask, mcp and the
+# rest keep it.
 _SHORT = frozenset({"memory", "sessions", "init", "log", "doctor", "export", "import", "completion"})
 
 
@@ -75,7 +76,9 @@ def _flags(args: argparse.Namespace) -> dict[str, Any]:
 def _not_utf8(words: Sequence[str]) -> str | None:
     """Why the command line cannot be used as text: an argument with bytes that are not UTF-8 (or None)."""
     for number, word in enumerate(words, 1):
-        if re.search("[\ud800-\udfff]", word):  # how Python hands over a byte that does not decode
+        try:  # strict UTF-8 refuses a lone surrogate, how Python hands over a byte that does not decode
+            word.encode("utf-8")
+        except UnicodeEncodeError:
             try:
                 raw = word.encode("utf-8", "surrogateescape")
             except UnicodeEncodeError:
@@ -91,14 +94,16 @@ def _not_utf8(words: Sequence[str]) -> str | None:
 def entry() -> NoReturn:
     """The `palace` program: main(); a short command then ends without the interpreter's teardown."""
     code = main()
-    if _command_of(sys.argv[1:]) in _SHORT and _only_thread():
+    if _is_short(route(sys.argv[1:], command_names())) and _only_thread():
         _exit_now(code)
     sys.exit(code)
 
 
-def _command_of(words: list[str]) -> str | None:
-    routed = route(words, command_names())
-    return routed[0] if isinstance(routed, list) and routed else None
+def _is_short(routed: list[str] | str) -> bool:
+    """Whether the routed command line is a command that finishes in a moment (see _SHORT)."""
+    if not isinstance(routed, list) or not routed:
+        return False
+    return routed[0] in _SHORT or routed[:2] == ["hook", "session-start"]  # the other hooks import a transcript
 
 
 def _only_thread() -> bool:
@@ -137,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     routed = route(words, names)  # `palace`, `palace --model M`: chat; `palace "question"`: ask
     command = routed[0] if isinstance(routed, list) and routed and routed[0] in names else None
     collecting = gc.isenabled()
-    if command in _SHORT:
+    if command is not None and _is_short(routed):
         gc.disable()  # it would only walk the modules being imported (a tenth of a `palace memory save`)
     try:
         return _main(routed, command)

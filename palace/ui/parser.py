@@ -188,8 +188,10 @@ def build_parser(only: str | None = None, action: str | None = None) -> argparse
 
 def command_names() -> list[str]:
     """The subcommands, in the order --help lists them."""
-    if not _COMMAND_NAMES:
-        _COMMAND_NAMES.extend(_declare("", None)[1])
+    if not _COMMAND_NAMES:  # declared into nothing: no argparse parser is built for the names alone
+        sub = _Commands(_Skipped(), "")
+        _subcommands(sub, None)
+        _COMMAND_NAMES.extend(sub.names)
     return list(_COMMAND_NAMES)
 
 
@@ -206,7 +208,12 @@ def _declare(only: str | None, action: str | None) -> tuple[argparse.ArgumentPar
     )
     parser.add_argument("--version", action="version", version=f"palace {__version__}")
     sub = _Commands(parser.add_subparsers(dest="command", metavar="COMMAND", required=True), only)
+    actions = _subcommands(sub, action)
+    return parser, sub.names, actions
 
+
+def _subcommands(sub: _Commands, action: str | None) -> list[str]:
+    """Declare every subcommand into sub; the names of the actions of the one sub builds (all declared)."""
     chat = sub.add_parser("chat", help="chat with the model (the default)")
     _model_flags(chat)
     resume = chat.add_argument(
@@ -349,8 +356,7 @@ def _declare(only: str | None, action: str | None) -> tuple[argparse.ArgumentPar
     shell.add_argument("--complete", choices=("paths", "sessions", "wings"), help=argparse.SUPPRESS)
     shell.add_argument("--word", default="", help=argparse.SUPPRESS)
     _agent_commands(sub)
-    actions = {"memory": msub.names, "sessions": ssub.names}.get(only or "", [])
-    return parser, sub.names, actions
+    return {"memory": msub.names, "sessions": ssub.names}.get(sub.only or "", [])
 
 
 def _agent_commands(sub: Any) -> None:

@@ -106,8 +106,7 @@ def run(
         for result in queue.accept(store, picked):
             show(result)
         return
-    with store.lock():
-        queue.reject(picked)
+    queue.reject(picked, store)
     for proposal in picked:
         console.print(
             f"⊘ Rejected (not saved, not proposed again from its session): {proposal.path}: {proposal.content}"
@@ -137,6 +136,5 @@ def interactive(store: MemoryStore, queue: ReviewQueue, console: Console, show: 
             for result in queue.accept(store, [proposal], {0: text} if text else None):
                 show(result)
         elif answer == "r":
-            with store.lock():
-                queue.reject([proposal])
+            queue.reject([proposal], store)
             console.print(f"⊘ Rejected: {proposal.path}: {proposal.content}")

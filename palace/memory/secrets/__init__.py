@@ -154,13 +154,17 @@ def _table_matches(text: str, spans: list[tuple[int, int]] | None = None) -> Ite
     tokens = _Tokens(text, generic.candidates(text) if spans is None else spans)
     for position in _admitted(lower, tokens.lower):
         kind = SECRET_KINDS[position]
-        if kind.screened_out(tokens.text if kind.token else text):
-            continue
-        if kind.token:
+        if kind.token:  # (no case-insensitive token kind has a screen)
+            if kind.screened_out(tokens.text):
+                continue
             found: Iterator[tuple[int, int]] = tokens.matches(kind)
-        elif kind.folded is not None and folded is not None:
+        elif kind.ignore_case and folded is not None:  # the screen first: `folded` compiles the regex
+            if kind.screened_out(folded, lowered=True) or kind.folded is None:
+                continue
             found = (match.span() for match in kind.folded.finditer(folded))
         else:
+            if kind.screened_out(text):
+                continue
             found = (match.span() for match in kind.pattern.finditer(text))
         yield from ((position, start, end) for start, end in found)
 
@@ -233,6 +237,7 @@ def warm() -> None:
     for kind in SECRET_KINDS:
         _ = kind.pattern if kind.folded is None else kind.folded
         kind.screened_out("")
+        kind.screened_out("", lowered=True)
     redact(" ".join(KINDS_BY_ANCHOR) + "\n1. seed https://a:b@c.d/?sig=0 \\n\n" + "Ab1" * 8 + '"kty" [redacted x]')
 
 

@@ -15,8 +15,8 @@ class SecretKind:
     the version of the rules, so that the recall index is rebuilt when they change."""
 
     __slots__ = (
-        "_folded", "_ignore_case", "_pattern", "_screen", "anchors", "gate", "generic", "name", "screen", "source",
-        "token",
+        "_folded", "_ignore_case", "_pattern", "_screen", "_screen_ci", "anchors", "gate", "generic", "name", "screen",
+        "source", "token",
     )  # fmt: skip
 
     def __init__(
@@ -43,9 +43,12 @@ class SecretKind:
         self.gate = gate
         # A kind whose regex starts with a character class is tried at every position of the text: for those a
         # screen, a regex starting with a literal (searched for quickly) that matches inside every match of the
-        # kind, is searched first, and the kind runs only if it finds something.
+        # kind, is searched first, and the kind runs only if it finds something. A case-insensitive kind's screen
+        # (written in lower case, as its pattern is) spares the process compiling a long regex for a text that holds
+        # its anchor but not the rest of its keyword (`log` in "blog", `api` without `key`).
         self.screen = screen
         self._screen: re.Pattern[str] | None = None
+        self._screen_ci: re.Pattern[str] | None = None
         self._ignore_case = ignore_case
         self._pattern: re.Pattern[str] | None = None
         self._folded: re.Pattern[str] | None = None
@@ -57,10 +60,20 @@ class SecretKind:
             self._pattern = re.compile(self.source, re.ASCII | (re.IGNORECASE if self._ignore_case else 0))
         return self._pattern
 
-    def screened_out(self, text: str) -> bool:
-        """Whether the kind's screen (if it has one) finds nothing in text, so that the kind cannot match."""
+    @property
+    def ignore_case(self) -> bool:
+        return self._ignore_case
+
+    def screened_out(self, text: str, *, lowered: bool = False) -> bool:
+        """Whether the kind's screen (if it has one) finds nothing in text, so that the kind cannot match. text is
+        what the kind's regex runs over: for a case-insensitive kind, the lowered text its folded regex runs over
+        (lowered), else the text as given, which its screen is then searched in ignoring case, as its regex is."""
         if self.screen is None:
             return False
+        if self._ignore_case and not lowered:
+            if self._screen_ci is None:
+                self._screen_ci = re.compile(self.screen, re.ASCII | re.MULTILINE | re.IGNORECASE)
+            return self._screen_ci.search(text) is None
         if self._screen is None:
             self._screen = re.compile(self.screen, re.ASCII | re.MULTILINE)
         return self._screen.search(text) is None
@@ -93,9 +106,10 @@ def token_kind(name: str, pattern: str, *anchors: str, screen: str | None = None
     return SecretKind(name, pattern, anchors, token=True, screen=screen)
 
 
-def folded_kind(name: str, pattern: str, *anchors: str) -> SecretKind:
-    """A case-insensitive kind; its pattern is written in lower case so that it also runs over lowered text."""
-    return SecretKind(name, pattern, anchors, ignore_case=True)
+def folded_kind(name: str, pattern: str, *anchors: str, screen: str | None = None) -> SecretKind:
+    """A case-insensitive kind; its pattern (and screen) is written in lower case so that it also runs over lowered
+    text. Its screen is a part of the pattern (its lookbehinds left out), so that it matches in every match."""
+    return SecretKind(name, pattern, anchors, ignore_case=True, screen=screen)
 
 
 def at(prefix: str) -> str:

@@ -16,13 +16,15 @@ from palace.memory.secrets.kinds import SecretKind, folded_kind
 class _Keyword(NamedTuple):
     pattern: str
     anchors: tuple[str, ...]
+    screen: str | None = None  # the pattern without its zero-width assertion about what comes before
 
 
 def _keyword(first: str, rest: str = "", glued: str = "") -> _Keyword:
     """A keyword starting with the literal first: at the start of a word (`db_password`, `MY_API_KEY`), or
     glued to a word when glued follows (`PGPASSWORD=`), but not starting one (`password_min_length`)."""
     left = rf"(?<![a-z0-9]{first})" + (rf"|(?={glued})" if glued else "")
-    return _Keyword(rf"{first}(?:{left}){rest}[0-9]?(?![a-z0-9_])", (first,))
+    end = r"[0-9]?(?![a-z0-9_])"
+    return _Keyword(rf"{first}(?:{left}){rest}{end}", (first,), f"{first}{rest}{end}")
 
 
 # A value: printable ASCII but space, `,` and `;`. After `=` it may be anything but a placeholder, a boolean or
@@ -89,7 +91,8 @@ _CJK = rf"{_CJK_SEP}{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH})"
 _CJK_KEYWORDS = (("密码", "口令"), ("パスワード", "暗証番号"), ("비밀번호", "암호"))
 
 # "log in as admin with Tr0ub4dor&3", "ssh in as root using ...", "login: deploy / ...", "creds are admin:...".
-_AS_USER = r"(?:[ \t]+[a-z]+){0,3}?[ \t]+as[ \t]+[^\s]{1,40}[ \t]+(?:with|using|and|pw|pass(?:word)?)[ \t]+"
+_AS = r"(?:[ \t]+[a-z]+){0,3}?[ \t]+as[ \t]+"  # "logged in as": the screen of the login kinds ends here
+_AS_USER = _AS + r"[^\s]{1,40}[ \t]+(?:with|using|and|pw|pass(?:word)?)[ \t]+"
 _LOGIN_VALUE = rf"(?:(?:the|password|pass|pw)[ \t]+)*{_PLACEHOLDER}{_STRONG_VALUE}"
 _AS_USER_VALUE = _AS_USER + _LOGIN_VALUE
 _LOGINS = (
@@ -98,20 +101,30 @@ _LOGINS = (
     ("ssh", r"(?:[ \t]+in)?"),
     ("connect", r"(?:ed)?"),
 )
-_USER_PASSWORD = rf"[ \t]*(?:[:=]|are|is)[ \t]*[^\s/:]{{1,40}}[ \t]*[/:][ \t]*{_PLACEHOLDER}{_STRONG_VALUE}"
-_PIN = r"pin(?<![a-z0-9]pin)(?:[ \t]*(?:code|number))?[ \t]*(?:[:=：]|is|是)[ \t]*[0-9]{4,8}(?![0-9a-z])"
+_USER_IS = r"(?![a-z0-9_])[ \t]*(?:[:=]|are|is)"  # after the word: the end of the screen
+_USER_PASSWORD = rf"{_USER_IS}[ \t]*[^\s/:]{{1,40}}[ \t]*[/:][ \t]*{_PLACEHOLDER}{_STRONG_VALUE}"
+_PIN_IS = r"(?:[ \t]*(?:code|number))?[ \t]*(?:[:=：]|is|是)"
+_PIN = rf"pin(?<![a-z0-9]pin){_PIN_IS}[ \t]*[0-9]{{4,8}}(?![0-9a-z])"
 
 PROSE_KINDS: tuple[SecretKind, ...] = (
-    *(folded_kind("password assignment", k.pattern + _PASSWORD, *k.anchors) for k in _PASSWORD_KEYWORDS),
-    *(folded_kind("password assignment", f"(?:{'|'.join(words)}){_CJK}", *words) for words in _CJK_KEYWORDS),
-    *(folded_kind("password assignment", k.pattern + _KEY, *k.anchors) for k in _KEY_KEYWORDS),
     *(
-        folded_kind("password assignment", rf"{first}(?<![a-z0-9]{first}){rest}(?![a-z0-9]){_AS_USER_VALUE}", first)
+        folded_kind("password assignment", k.pattern + _PASSWORD, *k.anchors, screen=k.screen)
+        for k in _PASSWORD_KEYWORDS
+    ),
+    *(folded_kind("password assignment", f"(?:{'|'.join(words)}){_CJK}", *words) for words in _CJK_KEYWORDS),
+    *(folded_kind("password assignment", k.pattern + _KEY, *k.anchors, screen=k.screen) for k in _KEY_KEYWORDS),
+    *(
+        folded_kind(
+            "password assignment", rf"{first}(?<![a-z0-9]{first}){rest}(?![a-z0-9]){_AS_USER_VALUE}", first,
+            screen=rf"{first}{rest}(?![a-z0-9]){_AS}",
+        )
         for first, rest in _LOGINS
     ),
     *(
-        folded_kind("password assignment", rf"{word}(?<![a-z0-9]{word})(?![a-z0-9_]){_USER_PASSWORD}", word)
+        folded_kind(
+            "password assignment", rf"{word}(?<![a-z0-9]{word}){_USER_PASSWORD}", word, screen=f"{word}{_USER_IS}"
+        )
         for word in ("login", "logon", "creds", "credentials")
     ),
-    folded_kind("password assignment", _PIN, "pin"),
+    folded_kind("password assignment", _PIN, "pin", screen=f"pin{_PIN_IS}"),
 )  # fmt: skip

@@ -22,7 +22,8 @@ _BODY = r"[A-Za-z0-9_\-]"  # base64url, the body of most tokens
 _IS = rf"{_Q}[ \t]*(?:[:=：]|is\b|是|为)?[ \t]*{_Q}"
 _AWS_SECRET = rf"{_at('aws')}[\w \-]{{0,20}}?secret[\w \-]{{0,12}}?key\b{_IS}[a-z0-9/+]{{40}}(?![a-z0-9/+=])"
 _TWILIO = rf"{_at('twilio')}[\w \-]{{0,24}}?(?:token|secret)\b{_IS}[0-9a-f]{{32}}\b"
-_DATADOG = rf"[\w \-]{{0,16}}?(?:api|app(?:lication)?)[_\- ]?key\b{_IS}[0-9a-f]{{32}}(?:[0-9a-f]{{8}})?\b"
+_DATADOG_KEY = r"[\w \-]{0,16}?(?:api|app(?:lication)?)[_\- ]?key\b"  # what its screen ends with
+_DATADOG = rf"{_DATADOG_KEY}{_IS}[0-9a-f]{{32}}(?:[0-9a-f]{{8}})?\b"
 
 # The whole block, BEGIN through END; without an END line, through the end of the base64 body: its lines (or
 # space-separated runs, or `\n`-separated inside a JSON string) and `Proc-Type:`-style headers. A short run
@@ -167,8 +168,8 @@ SECRET_KINDS: tuple[SecretKind, ...] = (
     SecretKind("Telegram bot token", _TELEGRAM, (":",), screen=r":[A-Za-z0-9_\-]{35}"),  # from the `:` on
     _token_kind("Discord bot token", _DISCORD, ".", screen=r"\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27}"),
     folded_kind("Twilio auth token", _TWILIO, "twilio"),
-    folded_kind("Datadog API key", _at("datadog") + _DATADOG, "datadog"),
-    folded_kind("Datadog API key", _at("dd") + _DATADOG, "dd"),
+    folded_kind("Datadog API key", _at("datadog") + _DATADOG, "datadog", screen="datadog" + _DATADOG_KEY),
+    folded_kind("Datadog API key", _at("dd") + _DATADOG, "dd", screen="dd" + _DATADOG_KEY),
     folded_kind("basic auth credentials", _BASIC, "basic"),
     gated_kind("basic auth credentials", _CURL, _OPTION, "curl", ignore_case=True),
     folded_kind("bearer token", rf"{_at('bearer')}\s+(?![<$])[a-z0-9_\-.~+/]{{20,}}=*", "bearer"),

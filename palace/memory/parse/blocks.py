@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, NamedTuple
 
-from palace.memory.fastscan import simple_tokens
 from palace.memory.halls import MemoryPath, computed_once
 from palace.memory.keys import normalise, words_of
+from palace.memory.parse.fastscan import simple_tokens
 
 ITEM_RE = re.compile(r"^(?P<indent> {0,3})(?P<bullet>[-*+])(?P<gap>[ \t]+|$)(?P<rest>.*)$")
 _DATE_RE = re.compile(r"^\[(?P<date>[^\]\s]{1,24})\][ \t]*")
@@ -95,7 +95,7 @@ def _tokens(lines: list[str], first: int, last: int) -> tuple[str, list[dict[str
     source = ("\n".join(lines[first:last]) + "\n").replace("\r", " ")
     if not source.isascii():
         source = _SURROGATE.sub("\ufffd", source)
-    from palace.memory.tracking import TrackingState, parser  # mistune is imported on the first parse only
+    from palace.memory.parse.tracking import TrackingState, parser  # mistune is imported on the first parse only
 
     state = TrackingState()
     state.process(source)

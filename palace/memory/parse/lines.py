@@ -1,22 +1,16 @@
 """Lines and bytes beneath the document: splitting text into lines that keep their endings, the bytes two
-versions share, and the runs of entries an incremental re-parse carries over from the earlier document."""
+versions share, and the entry key index an incremental re-parse patches."""
 
 from __future__ import annotations
 
-import bisect
 from typing import NamedTuple, TypeVar
 
-from palace.memory.blocks import Entry
+from palace.memory.parse.blocks import Entry
 
 _Item = TypeVar("_Item")
 
-
-class Run(NamedTuple):
-    """Entries shared with an earlier document, and how many lines to move them down to be in this one."""
-
-    entries: list[Entry]
-    starts: list[int]  # the lines they start at (before moving)
-    delta: int
+BOM = "\ufeff"
+BOM_BYTES = BOM.encode()
 
 
 class Derived(NamedTuple):
@@ -44,38 +38,6 @@ def patched_index(index: dict[str, list[Entry]], removed: list[Entry], added: li
         if entry.path is not None:
             index[entry.key] = [*index.get(entry.key, ()), entry]
     return index
-
-
-MAX_RUNS = 24
-
-
-def cut_runs(runs: list[Run], line: int) -> tuple[list[Run], list[Run]]:
-    """Runs split into the entries that start before line and those that start at or after it."""
-    head: list[Run] = []
-    tail: list[Run] = []
-    for entries, starts, delta in runs:
-        index = bisect.bisect_left(starts, line - delta)
-        if index == len(entries):
-            head.append(Run(entries, starts, delta))
-        elif index == 0:
-            tail.append(Run(entries, starts, delta))
-        else:
-            head.append(Run(entries[:index], starts[:index], delta))
-            tail.append(Run(entries[index:], starts[index:], delta))
-    return head, tail
-
-
-def compact_runs(runs: list[Run]) -> list[Run]:
-    """Runs with the empty ones dropped and neighbours moved alike joined."""
-    out: list[Run] = []
-    for entries, starts, delta in runs:
-        if not entries:
-            continue
-        if out and out[-1][2] == delta:
-            last = out.pop()
-            entries, starts = last[0] + entries, last[1] + starts
-        out.append(Run(entries, starts, delta))
-    return out
 
 
 def endings(eols: list[str]) -> tuple[int, int, int]:

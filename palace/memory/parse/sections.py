@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import NamedTuple
 
-from palace.memory.blocks import Heading
 from palace.memory.halls import Hall, parse_hall, room_slug, wing_key
-from palace.memory.shifted import Piece, Shifted
+from palace.memory.parse.blocks import Heading
+from palace.memory.parse.shifted import Piece, Shifted
 
 
 class Kind(StrEnum):
@@ -180,9 +180,10 @@ def rebuild_sections(
     """
     first = old.index(window_start)
     builder = _Builder()
-    kept: list[Piece[Section]] = []
-    low = 0
     opened = _open_at(old, window_start)
+    head = opened[0] if opened else first  # the sections before it are shared as they are
+    kept: list[Piece[Section]] = []
+    low = head
     removed = [old.stored(index, index + 1)[0] for index in opened]
     copies: list[Section] = []
     for index in opened:  # those still open may get another end: copies, the old
@@ -203,14 +204,13 @@ def rebuild_sections(
     if builder.state() == _Builder(open=tail_open).state():
         for new, old_open in zip(builder.open, tail_open, strict=True):
             new.end = old_open.end + delta
-        pieces = [*kept, Piece(builder.sections, [s.heading.line for s in builder.sections], 0)]
-        rebuilt = Shifted([*pieces, *old.pieces(later, len(old), delta)], move_section, section_line)
-        return Rebuilt(rebuilt, True, removed, copies + builder.sections)
+        window = Piece(builder.sections, [s.heading.line for s in builder.sections], 0)
+        return Rebuilt(old.rebuilt(head, [*kept, window], later, delta), True, removed, copies + builder.sections)
     count = len(builder.sections)
     for heading in headings.slice(window_end, len(headings)):
         builder.add(heading)
     sections = builder.finish(line_count)
     new_later = [s for s in sections[count:] if s.heading.line >= old_end + delta]
-    rebuilt = Shifted([*kept, Piece(sections, [s.heading.line for s in sections], 0)], move_section, section_line)
+    rebuilt = old.rebuilt(head, [*kept, Piece(sections, [s.heading.line for s in sections], 0)], len(old), 0)
     same = [s.sig for s in old.slice(later, len(old))] == [s.sig for s in new_later]
     return Rebuilt(rebuilt, same, removed + old.stored(later, len(old)), copies + sections)

@@ -3,16 +3,20 @@
 
 from __future__ import annotations
 
-from palace.memory.blocks import Block, Heading
-from palace.memory.sections import Section, SectionKey, move_section, section_key, section_line
-from palace.memory.shifted import Shifted
+from palace.memory.parse.blocks import Block, Entry, Heading
+from palace.memory.parse.sections import Section, SectionKey, move_section, section_key, section_line
+from palace.memory.parse.shifted import Shifted
 
 
 def patched_sections(
     index: dict[SectionKey, list[Section]], removed: list[Section], added: list[Section]
 ) -> dict[SectionKey, list[Section]]:
-    """A copy of a section index without the removed sections (by identity) and with the added ones."""
-    patched = dict(index)  # the lists are shared with the parent: replace them, never change them
+    """The section index without the removed sections (by identity) and with the added ones.
+
+    Patched in place: the document it belonged to gives it up (copying it would cost as much as the file).
+    Its lists may be held by a reader: they are replaced, never changed.
+    """
+    patched = index
     for section in removed:
         key = section_key(section)
         kept = [s for s in patched.get(key, ()) if s is not section]
@@ -48,6 +52,18 @@ def _move_span(span: tuple[int, int], delta: int) -> tuple[int, int]:
 
 def _span_line(span: tuple[int, int]) -> int:
     return span[0]
+
+
+def _move_entry(entry: Entry, delta: int) -> Entry:
+    return entry._moved(delta)
+
+
+def _entry_line(entry: Entry) -> int:
+    return entry.start
+
+
+def shifted_entries(entries: list[Entry]) -> Shifted[Entry]:
+    return Shifted.of(entries, _move_entry, _entry_line)
 
 
 def shifted_blocks(blocks: list[Block]) -> Shifted[Block]:
