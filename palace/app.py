@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import threading
 from collections.abc import Callable, Sequence
 from datetime import date
@@ -317,6 +318,24 @@ def check_wing_setting(settings: Settings) -> None:
 
 
 def _git_top(cwd: str | None) -> Path | None:
+    """The top of the git work tree cwd is in, as `git rev-parse --show-toplevel` says it (the real path), found
+    without running git (a process of its own: most of a short command's start): the nearest folder up with a
+    `.git` folder holding HEAD, or a `.git` file (a worktree, a submodule). Where the environment tells git
+    otherwise (GIT_DIR, GIT_WORK_TREE, GIT_CEILING_DIRECTORIES), git itself is asked."""
+    if any(os.environ.get(name) for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_CEILING_DIRECTORIES")):
+        return _git_top_by_git(cwd)
+    try:
+        here = Path(os.path.realpath(cwd or os.getcwd()))
+    except OSError:
+        return None
+    for folder in (here, *here.parents):
+        marker = folder / ".git"
+        if (marker / "HEAD").is_file() or marker.is_file():
+            return folder
+    return None
+
+
+def _git_top_by_git(cwd: str | None) -> Path | None:
     import subprocess
 
     try:

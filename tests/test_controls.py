@@ -162,3 +162,23 @@ def test_the_privacy_notice_is_shown_once_on_the_first_chat(settings_for: Callab
         texts.append(out.getvalue())
     assert "palace sends your memory block and each conversation to" in texts[0]
     assert "palace sends" not in texts[1]
+
+
+def test_the_wing_comes_from_the_repository_git_itself_would_name(tmp_path: Path, palace_home: Path) -> None:
+    # The repository is found without running git (a process of its own): it must be the one git names.
+    import subprocess
+
+    from palace.app import _git_top, _git_top_by_git
+
+    repo = tmp_path / "Shop-Frontend"
+    (repo / "src" / "deep").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (tmp_path / "link").symlink_to(repo / "src")
+    nested = repo / "vendor" / "lib"
+    nested.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(nested)], check=True)  # a repository inside another: the inner one
+    (tmp_path / "plain").mkdir()
+    for cwd in (repo, repo / "src" / "deep", tmp_path / "link", nested, tmp_path / "plain"):
+        assert _git_top(str(cwd)) == _git_top_by_git(str(cwd)), cwd
+    settings = load_settings({"home": palace_home}, env={})
+    assert detect_wings(settings, repo / "src" / "deep") == ["Shop-Frontend"]

@@ -23,6 +23,7 @@ from test_merge import ROOMS, Machine, expected_merge
 from palace.app import init_palace
 from palace.errors import HistoryError
 from palace.history.autocommit import GitHistory
+from palace.history.changelog import ChangeLog
 from palace.history.repo import PROJECT_ATTRIBUTE, driver_command
 from palace.history.sync import sync
 from palace.memory import ops
@@ -573,3 +574,19 @@ def test_a_merge_driver_that_does_not_run_is_made_up_for_by_sync(
     contents = {e.content for e in Document.parse(desktop.data).entries if e.path}
     assert contents == {"The user edits with vim", "Postgres chosen"}
     clean(desktop.home)
+
+
+def test_what_a_merge_brings_into_memories_md_is_named_and_logged(machines: tuple[Palace, Palace]) -> None:
+    laptop, desktop = machines
+    laptop.save("Preferences/editors", "Uses helix on the laptop")
+    laptop.store.forget("Preferences/editors", "Uses helix on the laptop")
+    laptop.save("Decisions/database", "PostgreSQL 16 for the shop")
+    assert sync(laptop.home).code == 0
+    outcome = sync(desktop.home)
+    assert outcome.code == 0
+    assert "memory: saved Decisions/database: PostgreSQL 16 for the shop" in outcome.lines
+    assert not [line for line in outcome.lines if "helix" in line]  # saved and forgotten there: nothing came
+    notes = ChangeLog(desktop.home).notes()
+    assert notes[-1].events == [
+        {"path": "Decisions/database", "content": "PostgreSQL 16 for the shop", "action": "saved", "by": "sync"}
+    ]

@@ -86,4 +86,25 @@ class ChangeLog:
     def _prune(self) -> None:
         since = time.time() - KEPT_SECONDS
         kept = [note for note in self.notes() if note.time >= since][-_KEPT_CHANGES:]
-        atomic_write(self.file, "".join(json.dumps(n.to_json()) + "\n" for n in kept).encode("utf-8"))
+        atomic_write(self.file, "".join(json.dumps(n.to_json()) + "\n" for n in kept).encode("utf-8"), durable=False)
+
+
+def entry_events(before: bytes, after: bytes, by: str) -> list[dict[str, str]]:
+    """What a change made outside the store (a merge by `palace sync`) did to memories.md's entries."""
+    from palace.memory.document import Document  # the parser: only when memories.md changed
+
+    def entries(data: bytes) -> dict[tuple[str, str], tuple[str | None, str | None]]:
+        return {(str(e.path), e.content): (e.date, e.until) for e in Document.parse(data).entries if e.path}
+
+    old, new = entries(before), entries(after)
+    events = [
+        {"path": path, "content": content, "action": "saved" if (path, content) not in old else "refreshed", "by": by}
+        for (path, content), dates in new.items()
+        if old.get((path, content)) != dates
+    ]
+    events += [
+        {"path": path, "content": content, "action": "forgotten", "by": by}
+        for path, content in old
+        if (path, content) not in new
+    ]
+    return events

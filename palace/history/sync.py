@@ -15,7 +15,9 @@ when this palace's HEAD and the remote's branch are the same commit.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +25,7 @@ from pathlib import Path
 from palace.errors import HistoryError
 from palace.filelock import exclusive
 from palace.history.autocommit import GitHistory
+from palace.history.changelog import entry_events
 from palace.history.git import (
     GitTrouble,
     commit_files,
@@ -37,8 +40,11 @@ from palace.history.incoming import has_markers, refusal, shown
 from palace.history.merge import merge_memories, take_notes
 from palace.history.repo import prepare_sync
 from palace.history.scrub import forget_scrubbed, scrubbed_commits
+from palace.history.undo import UndoStack
 from palace.memory.document import Document
 from palace.memory.lint import lint_document
+from palace.memory.races import Ledger
+from palace.memory.secrets import redact
 from palace.paths import LOCK, MEMORIES, SESSIONS
 
 REMOTE = "origin"
@@ -48,6 +54,7 @@ _ATTEMPTS = 3  # a push refused because the remote moved on is fetched, merged a
 _MOVED_ON = ("fetch first", "non-fast-forward")  # `git push --porcelain` reasons that a fetch and merge answer
 _REMOTE_LINES = 4  # of the remote's own lines (a hook's message), a rejection shows this many
 _REASON = re.compile(r"\((.*)\)\s*$")
+_NAMED_CHANGES = 10  # entries a merge changed that are named one by one; more are counted
 
 __all__ = ["SyncOutcome", "has_markers", "sync"]
 
@@ -243,6 +250,7 @@ class _Sync:
                 f"regular file there from the clone that pushed it, then run `palace sync` again)"
             )
         count = self.git("rev-list", "--count", f"HEAD..{ref}")
+        before = _read(self.home / MEMORIES)
         if self.ok("merge-base", "--is-ancestor", "HEAD", ref):
             self.git("merge", "--ff-only", "-q", ref)
         else:
@@ -260,8 +268,27 @@ class _Sync:
                 return False
             self.git(*identity_args(self.home), "commit", "--no-edit", "--no-verify", "-q")
         self.out.lines.append(f"brought in {count} commit(s) from {REMOTE}/{target}")
+        self._note_memory_change(before, _read(self.home / MEMORIES))
         self.changed = True
         return True
+
+    def _note_memory_change(self, before: bytes, after: bytes) -> None:
+        """A merge that changed memories.md is a palace change too: each entry it brought in or took out is one
+        line here, goes to the change log (session archives list it), and to the ledger (so that no palace
+        process takes an entry the merge removed for one an editor dropped)."""
+        if before == after:
+            return
+        events = entry_events(before, after, "sync")
+        for event in events[:_NAMED_CHANGES]:
+            self.out.lines.append(f"memory: {event['action']} {event['path']}: {redact(shown(event['content']))}")
+        if len(events) > _NAMED_CHANGES:
+            self.out.lines.append(f"memory: and {len(events) - _NAMED_CHANGES} more change(s) to memories.md")
+        with contextlib.suppress(OSError):  # derived data: the merge is done either way
+            stack = UndoStack(self.home)
+            with stack.locked():
+                stack.changes.add(os.urandom(16).hex(), events, time.time())
+        with contextlib.suppress(OSError):
+            Ledger(self.home / LOCK).note(before, after, None)
 
     def _unmerged(self) -> list[str]:
         return [p for p in self.git("diff", "--name-only", "--diff-filter=U", "-z").split("\0") if p]

@@ -195,14 +195,15 @@ def _new_temp(file: Path) -> tuple[int, str]:
     raise FileExistsError(errno.EEXIST, "no unused temporary name", str(file.parent))
 
 
-def temp_copy(file: Path, data: bytes, mode: int = 0o600) -> str:
-    """A fsynced temp file holding data, in file's folder (so a rename over file is atomic)."""
+def temp_copy(file: Path, data: bytes, mode: int = 0o600, *, durable: bool = True) -> str:
+    """A temp file holding data (fsynced when durable), in file's folder (so a rename over file is atomic)."""
     fd, tmp = _new_temp(file)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.chmod(tmp, mode)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -211,16 +212,18 @@ def temp_copy(file: Path, data: bytes, mode: int = 0o600) -> str:
     return tmp
 
 
-def atomic_write(file: Path, data: bytes) -> None:
-    """Write via a 0600 temp file in the same folder, fsync, rename, fsync the folder."""
-    tmp = temp_copy(file, data)
+def atomic_write(file: Path, data: bytes, *, durable: bool = True) -> None:
+    """Write via a 0600 temp file in the same folder, fsync, rename, fsync the folder; derived data (not
+    `durable`: a crash may lose the new version, never leave half of one) skips the fsyncs."""
+    tmp = temp_copy(file, data, durable=durable)
     try:
         os.replace(tmp, file)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    fsync_dir(file.parent)
+    if durable:
+        fsync_dir(file.parent)
 
 
 def remove_stale_temps(file: Path) -> list[Path]:

@@ -14,12 +14,15 @@ import threading
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from palace.filelock import exclusive
-from palace.memory.change import ReuseEdit
 from palace.memory.halls import MemoryPath
 from palace.memory.keys import normalise
 from palace.paths import PalacePaths
+
+if TYPE_CHECKING:
+    from palace.memory.change import ReuseEdit
 
 
 @dataclass
@@ -96,6 +99,8 @@ class ReuseCounts:
                     uses.last = day
                     uses.days = [*uses.days, f"{day} {how}"][-DAYS_KEPT:]
                 self._write(counts)
+                from palace.memory.change import ReuseEdit  # only a change (not a recall) is undone
+
                 return ReuseEdit(how, day, tuple(keys))
         return None
 

@@ -14,7 +14,7 @@ from palace.memory.secrets import redact
 from palace.sessions.context import Snapshot
 from palace.sessions.journal import SESSION_ID_RE, Journal
 
-_BY_WORDS = {"model": "the model", "user": "the user"}
+_BY_WORDS = {"model": "the model", "user": "the user", "sync": "palace sync"}
 
 
 # ---------------------------------------------------------------------- archive
