@@ -11,6 +11,9 @@ same rounds (a round runs the baseline and then each command once, so the machin
     memory, 1,000 entries, memories.md unchanged since the last run: the render cache answers) (goal <= 2.5x).
 12. `palace mcp`: spawn, initialize, tools/list, end of stdin, exit, vs a process that imports the MCP SDK's
     server module (goal <= 1.3x); skipped when the SDK is not installed.
+13. For scale (report only): a process that imports only the standard library modules every short command
+    needs (pathlib, dataclasses, re, typing, contextlib, argparse, json, threading, sqlite3), vs `python -c pass`:
+    the floor under rows 9-11 that no change inside palace can lower.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from benchlib import figure, note
 from prose import Prose
 
 PASS = [sys.executable, "-c", "pass"]
+STDLIB = "import pathlib, dataclasses, re, typing, contextlib, argparse, json, threading, sqlite3"
 QUERIES = ["database migration", "why is the cache slow", "deploy rollback", "webpack config", "kafka timeout"]
 WING = "ifai"  # a project wing of the generated memories
 
@@ -180,6 +184,17 @@ def mcp_row(root: Path, runs: int, cwd: Path) -> None:
         figure("12", text, ours, base, base="import mcp.server", goal=1.3 if key == "cpu" else None)
 
 
+def stdlib_row(runs: int, cwd: Path) -> None:
+    env = benchlib.child_env(None)
+    cases = {
+        "pass": lambda n: benchlib.run(PASS, env, cwd=cwd),
+        "stdlib": lambda n: benchlib.run([sys.executable, "-c", STDLIB], env, cwd=cwd),
+    }
+    cpu = rounds(runs, cases)
+    what = "standard library a short command needs, process CPU"
+    figure("13", what, benchlib.median(cpu["stdlib"]), benchlib.median(cpu["pass"]), base="python -c pass", goal=None)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small sizes, a smoke run in under a minute")
@@ -196,6 +211,7 @@ def main() -> int:
             save_row(root, runs, cwd)
             hook_row(root, runs)
             mcp_row(root, runs, cwd)
+            stdlib_row(runs, cwd)
     finally:
         os.rmdir(cwd)
     benchlib.footer()

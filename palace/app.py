@@ -23,6 +23,7 @@ from palace.threads import start_thread
 
 if TYPE_CHECKING:
     from palace.history.autocommit import GitHistory
+    from palace.history.changelog import SessionTag
     from palace.memory.project import Project, Targets
     from palace.memory.reuse import ReuseCounts
     from palace.memory.store import MemoryStore
@@ -69,13 +70,24 @@ class App:
     # Built on first use: `palace sessions search` needs neither, and importing them costs a short command
     # more than its own work (the store's modules, git plumbing, the undo log).
     @functools.cached_property
+    def session_tag(self) -> SessionTag:
+        """The session this process's changes belong to (a chat's; none for a command or an MCP client)."""
+        from palace.history.changelog import SessionTag
+
+        return SessionTag()
+
+    @functools.cached_property
     def history(self) -> GitHistory:
         """The store's write hook: commits each change (when the palace is a git repository), keeps undo."""
         from palace.history.autocommit import GitHistory
 
         settings = self.settings
         return GitHistory(
-            settings.home, autocommit=settings.git_autocommit, warn=self.warn, background=self._background_commits
+            settings.home,
+            autocommit=settings.git_autocommit,
+            warn=self.warn,
+            background=self._background_commits,
+            tag=self.session_tag,
         )
 
     @functools.cached_property
@@ -179,7 +191,7 @@ class App:
             from palace.history.undo import UndoRecorder
 
             shared = project_store(project, self.settings.home, entry_limit=self.settings.entry_limit)
-            shared.hooks.append(UndoRecorder(shared.state))  # undoable like the palace, without git
+            shared.hooks.append(UndoRecorder(shared.state, self.session_tag))  # undoable like the palace, without git
         return Targets(self.store, project, shared, to_project=self.settings.project_saves == "project")
 
     def expire_memories(self) -> list[str]:
@@ -275,13 +287,16 @@ class App:
     def start_journal(self, wings: Sequence[str]) -> Journal:
         from palace.sessions.journal import Journal
 
-        return Journal.start(self.settings.home, model=self.settings.model, wings=wings, warn=self.warn)
+        journal = Journal.start(self.settings.home, model=self.settings.model, wings=wings, warn=self.warn)
+        self.session_tag.id = journal.id  # the changes made from here on are this session's
+        return journal
 
     def resume_journal(self, session_id: str | None) -> Journal:
         from palace.sessions.lifecycle import resume
 
         journal = resume(self.settings.home, session_id)
         journal.warn = self.warn
+        self.session_tag.id = journal.id
         return journal
 
     def finish(self, extractor: Extractor, journal: Journal, *, hung_up: bool = False) -> Path | None:

@@ -12,7 +12,8 @@ from typing import Any
 from palace.app import App, init_palace
 from palace.config import Settings
 from palace.history.undo import undo_last
-from palace.memory.review import ReviewQueue
+from palace.memory.halls import parse_path
+from palace.memory.review import Proposal, ReviewQueue
 from palace.testing.scripted import ScriptedModel
 from palace.testing.server import Step
 from palace.ui.console import Console
@@ -294,3 +295,18 @@ def test_the_archive_lists_the_changes_made_outside_the_session_while_it_ran(
     assert "**Preferences/editors**: The user edits with helix (forgotten by the user, outside this session)" in text
     assert "**Decisions/db**: Postgres for everything (saved by the user, outside this session)" in text
     assert "**Decisions/db**: SQLite for the tests (saved by the model, outside this session, undone)" in text
+
+
+def test_the_archive_lists_the_sessions_own_review_accepts_and_clears(settings_for: Callable[..., Settings]) -> None:
+    settings = settings_for()
+    store = App(settings, warn=lambda _: None).store
+    with store.lock():
+        ReviewQueue(settings.home).propose(
+            [Proposal(parse_path("Preferences/shells"), "Uses fish", "s1", "medium")], "2026-11-30"
+        )
+    chat(settings, [], ["/remember Preferences/editors Uses helix", "/review accept 1", "/clear-memory yes", "/exit"])
+    text = archive_text(settings)
+    assert "**Preferences/shells**: Uses fish (saved in review)" in text
+    assert "**Preferences/editors**: Uses helix (cleared by the user)" in text
+    assert "**Preferences/shells**: Uses fish (cleared by the user)" in text
+    assert "outside this session" not in text  # all of it made in this chat

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from palace.filelock import exclusive
+from palace.history.changelog import SessionTag
 from palace.history.git import (
     Diverged,
     GitTrouble,
@@ -60,8 +61,10 @@ class GitHistory:
         autocommit: bool = True,
         warn: Callable[[str], None] = stderr_warning,
         background: bool = False,
+        tag: SessionTag | None = None,
     ) -> None:
         self.home = Path(home)
+        self.tag = tag or SessionTag()  # the session the changes belong to (the change log says so)
         self.autocommit = autocommit
         self.warn = warn
         self._warned = False  # at most one warning per change (before_write + after_write)
@@ -153,7 +156,7 @@ class GitHistory:
             if message.startswith(UNDO_PREFIX):
                 stack.consume_undone(before, after)
             else:
-                stack.push(before, after, message, change)
+                stack.push(before, after, message, change, session=self.tag.id)
         except OSError as exc:
             if not self._warned:
                 self._warned = True

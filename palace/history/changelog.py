@@ -24,16 +24,26 @@ _MAX_BYTES = 1 << 20
 
 
 @dataclass
+class SessionTag:
+    """The session a process's changes belong to (a chat sets it; None: a command, an MCP client, a sync)."""
+
+    id: str | None = None
+
+
+@dataclass
 class ChangeNote:
-    """What one change did (its entries' events), when, and whether it was undone since."""
+    """What one change did (its entries' events), when, in which session, and whether it was undone since."""
 
     id: str
     time: float
     events: list[dict[str, str]]
     undone: bool = False
+    session: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         found: dict[str, Any] = {"id": self.id, "time": self.time, "events": self.events}
+        if self.session:
+            found["session"] = self.session
         if self.undone:
             found["was_undone"] = True
         return found
@@ -45,9 +55,9 @@ class ChangeLog:
     def __init__(self, home: Path) -> None:
         self.file = PalacePaths(home).index / "changes.jsonl"
 
-    def add(self, change_id: str, events: list[dict[str, str]], when: float) -> None:
+    def add(self, change_id: str, events: list[dict[str, str]], when: float, session: str | None = None) -> None:
         if events:
-            self._append({"id": change_id, "time": when, "events": events})
+            self._append(ChangeNote(change_id, when, events, session=session).to_json())
 
     def undone(self, change_id: str) -> None:
         self._append({"undone": change_id})
@@ -67,8 +77,9 @@ class ChangeLog:
                         note.undone = True
                     continue
                 events = [{str(k): str(v) for k, v in event.items()} for event in item["events"]]
+                session = str(item["session"]) if item.get("session") else None
                 notes[str(item["id"])] = ChangeNote(
-                    str(item["id"]), float(item["time"]), events, bool(item.get("was_undone"))
+                    str(item["id"]), float(item["time"]), events, bool(item.get("was_undone")), session
                 )
         return list(notes.values())
 

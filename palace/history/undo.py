@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from palace.errors import UndoError
 from palace.filelock import exclusive
-from palace.history.changelog import ChangeLog
+from palace.history.changelog import ChangeLog, SessionTag
 from palace.history.git import HAND_EDIT_MESSAGE, GitTrouble, is_own_repo, run_git
 from palace.memory.change import Change
 from palace.memory.files import atomic_write
@@ -181,10 +181,13 @@ class UndoStack:
             atomic_write(self.file, data.encode("utf-8"), durable=False)  # derived: never worth an fsync
             _line_counts.pop(self.file, None)
 
-    def push(self, before: bytes, after: bytes, message: str, change: Change | None = None) -> None:
+    def push(
+        self, before: bytes, after: bytes, message: str, change: Change | None = None, *, session: str | None = None
+    ) -> None:
+        """Record a change for undo (and what it did, in `session`, for the archives)."""
         record = UndoRecord.of(before, after, message, change)
         with self.locked():
-            self.changes.add(record.id, record.change.events, record.time)
+            self.changes.add(record.id, record.change.events, record.time, session)
             if len(record.old) <= _MAX_CHUNK:  # a whole-file rewrite of a huge file is not kept: git still has it
                 self._compact(self._append(record.to_json()))
 
@@ -246,8 +249,9 @@ def _git_last_change(home: Path) -> tuple[str, bytes, bytes]:
 class UndoRecorder:
     """A write hook that keeps undo records for a store without git history (the project memory)."""
 
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, tag: SessionTag | None = None) -> None:
         self.stack = UndoStack(home)
+        self.tag = tag or SessionTag()  # the session the changes belong to
 
     def before_write(self, file: Path) -> None:
         """Nothing to do before a write: the record is made from its before and after."""
@@ -257,7 +261,7 @@ class UndoRecorder:
             if message.startswith(UNDO_PREFIX):
                 self.stack.consume_undone(before, after)
             else:
-                self.stack.push(before, after, message, change)
+                self.stack.push(before, after, message, change, session=self.tag.id)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,10 @@ def event_line(event: dict[str, Any], *, undone: bool = False, elsewhere: bool =
     process: the command line, an MCP client, another chat)."""
     by, action = str(event.get("by")), str(event.get("action"))
     action = "proposed for review" if action == "proposed" else action
-    label = f"extracted, {action}" if by == "extracted" else f"{action} by {_BY_WORDS.get(by, by)}"
+    if by in ("extracted", "review"):  # extraction saved it; the user accepted it in review
+        label = f"extracted, {action}" if by == "extracted" else f"{action} in review"
+    else:
+        label = f"{action} by {_BY_WORDS.get(by, by)}"
     label += ", outside this session" if elsewhere else ""
     content = " ".join(redact(str(event.get("content"))).split())
     return f"- **{event.get('path')}**: {content} ({label}{', undone' if undone else ''})"
@@ -40,9 +43,10 @@ def _key(event: dict[str, Any]) -> tuple[str, str, str]:
     return (str(event.get("path")).casefold(), normalise(str(event.get("content"))), action)
 
 
-def changes_elsewhere(journal: Journal, ended: datetime | None = None) -> list[tuple[dict[str, str], bool]]:
-    """The memory changes made while the session ran that it did not make itself (from the palace's change
-    log, history/changelog.py): each event, and whether it was undone since."""
+def changes_elsewhere(journal: Journal, ended: datetime | None = None) -> list[tuple[dict[str, str], bool, bool]]:
+    """The memory changes made while the session ran that its journal does not list (from the palace's change
+    log, history/changelog.py): each event, whether it was undone since, and whether it was made outside the
+    session (another palace process: the command line, an MCP client, another chat, a sync)."""
     from palace.history.changelog import ChangeLog
 
     start = journal.started.timestamp()
@@ -50,15 +54,15 @@ def changes_elsewhere(journal: Journal, ended: datetime | None = None) -> list[t
     own: dict[tuple[str, str, str], int] = {}
     for event in journal.memory_events:
         own[_key(event)] = own.get(_key(event), 0) + 1
-    found: list[tuple[dict[str, str], bool]] = []
+    found: list[tuple[dict[str, str], bool, bool]] = []
     for note in ChangeLog(journal.path.parent.parent).notes():
-        if not start <= note.time <= end + 1:
+        if not (start <= note.time <= end + 1 or note.session == journal.id):
             continue
         for event in note.events:
-            if own.get(_key(event), 0) > 0:  # the session's own (its journal lists it)
+            if own.get(_key(event), 0) > 0:  # the journal lists it already
                 own[_key(event)] -= 1
                 continue
-            found.append((event, note.undone))
+            found.append((event, note.undone, note.session != journal.id))
     return found
 
 
@@ -94,7 +98,7 @@ def render_archive(journal: Journal, *, ended: datetime | None = None, summary: 
             continue  # the mark itself, or already listed (the model saved it, then extraction found it again)
         seen.add(key)
         lines.append(event_line(event, undone=n in undone))
-    lines += [event_line(event, undone=gone, elsewhere=True) for event, gone in changes_elsewhere(journal, ended)]
+    lines += [event_line(e, undone=gone, elsewhere=out) for e, gone, out in changes_elsewhere(journal, ended)]
     working = Snapshot.from_json(journal.context).working
     working_lines = [] if working.empty else [redact(line) for line in working.lines()]
     facts = Archive(
