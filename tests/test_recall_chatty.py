@@ -6,7 +6,8 @@ of a limit-5 search) holds the marked evidence of an answer message.
 
 The floors are the counts measured when they were set (bench/recall_eval/run.py prints them as rates):
 raise them when recall improves, never lower them to let a change through. The held-out part is measured,
-never tuned on.
+never tuned on; so is the second held-out set (chatty_held2.py: facts and small talk of its own, written
+before the ranking changes it measures).
 """
 
 from __future__ import annotations
@@ -18,13 +19,16 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-from recall_eval import chatty, chatty_en, chatty_zh
+from recall_eval import chatty, chatty_en, chatty_held2, chatty_held2_en, chatty_zh
 from recall_eval.convo_eval import Outcome, figures, run, select
 
-CHATTY_QUESTIONS = {"tune": 332, "held": 199}
-CHATTY_FLOORS = {  # part -> (recall@1, recall@5, answer-bearing); before this work: 192/245/197 and 98/135/104
-    "tune": (214, 286, 272),
-    "held": (102, 143, 134),
+CHATTY_QUESTIONS = {"tune": 332, "held": 199, "held2": 214}
+CHATTY_FLOORS = {  # part -> (recall@1, recall@5, answer-bearing); before issue 26: 192/245/197 and 98/135/104;
+    # raised with the speaker, nearness and length-cap factors of score.py (from 214/286/272, 102/143/134 and,
+    # for the second held-out set, 120/177/156 measured before them)
+    "tune": (219, 286, 275),
+    "held": (103, 148, 138),
+    "held2": (126, 178, 159),
 }
 
 
@@ -33,16 +37,23 @@ def outcomes(tmp_path_factory: pytest.TempPathFactory) -> list[Outcome]:
     return run(tmp_path_factory.mktemp("chatty-eval"), chatty.conversations())
 
 
+@pytest.fixture(scope="module")
+def held2(tmp_path_factory: pytest.TempPathFactory) -> list[Outcome]:
+    return run(tmp_path_factory.mktemp("chatty-held2"), chatty_held2.conversations())
+
+
 def _explain(outcomes: list[Outcome]) -> str:
-    if outcomes and outcomes[0].convo.part == "held":  # the held-out part is measured, not looked into
+    if outcomes and outcomes[0].convo.part != "tune":  # the held-out parts are measured, not looked into
         return f"{len(outcomes)} held-out questions"
     misses = [o for o in outcomes if not o.bearing or o.rank != 1]
     return "\n".join(f"rank {o.rank or '-'} bearing {o.bearing}: {o.question.text}" for o in misses[:40])
 
 
-@pytest.mark.parametrize("part", ["tune", "held"])
-def test_chatty_recall_and_answer_bearing_stay_at_or_above_the_floors(outcomes: list[Outcome], part: str) -> None:
-    asked = select(outcomes, part=part)
+@pytest.mark.parametrize("part", ["tune", "held", "held2"])
+def test_chatty_recall_and_answer_bearing_stay_at_or_above_the_floors(
+    outcomes: list[Outcome], held2: list[Outcome], part: str
+) -> None:
+    asked = select(held2 if part == "held2" else outcomes, part=part)
     result = figures(asked)
     assert result.asked == CHATTY_QUESTIONS[part]  # the generated questions, none dropped
     at1, at5, bearing = CHATTY_FLOORS[part]
@@ -72,8 +83,19 @@ def test_the_chatty_evaluation_covers_what_it_claims(outcomes: list[Outcome]) ->
         assert [f["key"] for f in first[1]] == [f["key"] for f in second[1]]
 
 
-def test_every_question_marks_evidence_that_its_conversation_holds(outcomes: list[Outcome]) -> None:
-    for outcome in outcomes:
+def test_the_second_held_out_set_is_new_text(held2: list[Outcome]) -> None:
+    convos = {o.convo.index: o.convo for o in held2}
+    assert len(convos) >= 8 and len(held2) >= 200 and len(select(held2, lang="zh")) >= 40
+    assert all(len(c.sessions) >= 14 for c in convos.values())
+    first = {f["key"] for f in (*chatty_en.FACTS, *chatty_zh.FACTS)}
+    assert first.isdisjoint(o.question.fact for o in held2)  # facts of its own, none of the first set's
+    assert set(chatty_held2_en.SENTENCES).isdisjoint(chatty_en.SENTENCES)  # its own small talk
+
+
+def test_every_question_marks_evidence_that_its_conversation_holds(
+    outcomes: list[Outcome], held2: list[Outcome]
+) -> None:
+    for outcome in [*outcomes, *held2]:
         convo, question = outcome.convo, outcome.question
         assert question.answers, question.text
         for answer in question.answers:

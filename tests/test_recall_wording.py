@@ -165,3 +165,39 @@ def test_a_goodbye_that_names_someone_does_not_outrank_what_was_said_of_them(hom
         assert index.search("Maya")[0].source == "2023-05-07-f0000002"
     with RecallIndex(home, tuning=Tuning(short_power=0.0)) as plain:
         assert plain.search("Maya")[0].source == "2023-05-08-f0000001"  # BM25's length normalisation alone
+
+
+# -- who said it, and how close the words stand (score.py's evidence factors) ------------------------------
+
+
+def _named(home: Path, day: str, ident: str, turns: list[tuple[str, str]]) -> None:
+    """A journal of an imported chat with named speakers: each message starts with its speaker's name."""
+    chat(home, day, ident, [f"{name}: {text}" for name, text in turns])
+
+
+def test_a_message_by_the_person_the_query_names_ranks_first(home: Path) -> None:
+    for number in range(6):  # the two names are in every session, as a chat's speakers are
+        _named(home, f"2023-04-{10 + number:02d}", f"c00000{number:02d}", [("Maya", FILLER[0]), ("Tom", FILLER[1])])
+    _named(home, "2023-05-02", "c0000100", [("Maya", "Hi!"), ("Tom", "Guess what Maya, my boss agreed to a new desk.")])
+    maya = "Big news from work today: after weeks of asking, my boss agreed to four-day weeks for the summer."
+    _named(home, "2023-05-01", "c0000101", [("Tom", "Hi!"), ("Maya", maya)])
+    with RecallIndex(home) as index:
+        assert index.search("What did Maya's boss agree to?")[0].source == "2023-05-01-c0000101"
+    with RecallIndex(home, tuning=Tuning(speaker_boost=0.0)) as plain:
+        assert plain.search("What did Maya's boss agree to?")[0].source == "2023-05-02-c0000100"
+
+
+def test_words_said_together_count_more_than_the_same_words_apart(home: Path) -> None:
+    apart = "The kettle is new, we bought it at the market on Sunday with the blue mugs, and it cracked."
+    close = "We bought the blue mugs at the market on Sunday with it, and the new kettle cracked, of course."
+    chat(home, "2023-05-02", "d0000001", [*FILLER, apart])
+    chat(home, "2023-05-01", "d0000002", [*FILLER, close])
+    with RecallIndex(home) as index:
+        assert index.search("cracked kettle")[0].source == "2023-05-01-d0000002"
+    with RecallIndex(home, tuning=Tuning(near_boost=0.0)) as plain:
+        assert plain.search("cracked kettle")[0].source == "2023-05-02-d0000001"  # a tie: the newer first
+
+
+def test_a_question_s_hedges_are_not_searched_for() -> None:
+    terms = [t.text for t in query_terms("Is Maya likely to drive? Probably not, maybe she cycles")]
+    assert terms == ["maya", stem("drive"), stem("cycles")]

@@ -157,14 +157,18 @@ def _place(facts: list[_Fact], days: list[date], rng: random.Random) -> None:
             )
 
 
+def _joiner(pack: Any) -> str:
+    """What the pack's sentences are joined with: nothing in Chinese, a space in English."""
+    return str(getattr(pack, "JOINER", " "))
+
+
 def _ramble(pack: Any, rng: random.Random, count: int) -> str:
-    joiner = "" if pack is chatty_zh else " "
-    return joiner.join(rng.sample(pack.SENTENCES, count))
+    return _joiner(pack).join(rng.sample(pack.SENTENCES, count))
 
 
 def _pad(turn: Turn, pack: Any, rng: random.Random, before: float, after: float) -> Turn:
     """The turn in a longer message: chatter before and after it, at these odds."""
-    joiner = "" if pack is chatty_zh else " "
+    joiner = _joiner(pack)
     ahead = rng.randint(1, 2) if rng.random() < before else 0
     behind = rng.randint(1, 3) if rng.random() < after else 0
     said = [s for s in rng.sample(pack.SENTENCES, ahead + behind) if s not in turn.text]  # none twice in a turn
@@ -266,12 +270,16 @@ def _questions(fact: _Fact, sessions: list[Session], lang: str, rng: random.Rand
     return out
 
 
-def conversation(index: int, part: str, lang: str, fact_count: int) -> Chat:
-    """One conversation, the same for the same arguments."""
+def conversation(index: int, part: str, lang: str, fact_count: int, pack: Any = None) -> Chat:
+    """One conversation, the same for the same arguments; with a pack (chatty_held2's), all of its facts are
+    the pool."""
     rng = random.Random(SEED * 1000 + index)
-    pack: Any = chatty_zh if lang == "zh" else chatty_en
-    tune, held = split(pack.FACTS)
-    pool = tune if part == "tune" else held
+    if pack is None:
+        pack = chatty_zh if lang == "zh" else chatty_en
+        tune, held = split(pack.FACTS)
+        pool = tune if part == "tune" else held
+    else:
+        pool = pack.FACTS
     user, friend = rng.sample(ZH_NAMES if lang == "zh" else EN_NAMES, 2)
     days = _days(rng, rng.randint(14, 20))
     facts = []

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from recall_eval.chatty_talk import fact
 
+JOINER = ""  # sentences follow each other without a space
+
 ZH_HOODS = ("滨江区", "高新区", "鼓楼区", "天河区", "南山区")
 ZH_PLACES = ("云南大理", "新疆伊犁", "广西北海", "四川稻城", "福建霞浦")
 ZH_COMPANIES = ("星河科技", "远帆网络", "青木数据", "云杉智能", "北辰软件")

@@ -19,6 +19,9 @@ size of that text ("bytes"), per part, language and kind of question.
 17 tuning, 9 held out by a fixed seed), per category: single fact, multi-session, temporal, inference, and
 the questions that word things differently from their evidence (paraphrase).
 
+4. The same for the second held-out chatty set (chatty_held2.py; 10 conversations, 214 questions, written
+for measuring only), skipped with --tune-only.
+
 --ablate also reruns 2 and 3 with parts switched off (a Tuning passed in: RecallIndex(home, tuning=...)).
 --misses N shows N questions of the tuning parts whose answer the text does not bear (the held-out parts are
 measured, never looked into); --tune-only reports the tuning parts alone. tests/test_recall_eval.py and
@@ -40,7 +43,7 @@ sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent))
 
 from palace.recall.tuning import DEFAULT  # noqa: E402
-from recall_eval import chatty, convo_eval  # noqa: E402
+from recall_eval import chatty, chatty_held2, convo_eval  # noqa: E402
 from recall_eval.convo import Conversation  # noqa: E402
 from recall_eval.harness import (  # noqa: E402
     ZH,
@@ -78,6 +81,9 @@ CONVO_ABLATIONS: list[tuple[str, dict[str, Any]]] = [
     ("no echo penalty", {"echo_floor": 1.0}),
     ("no neighbouring turns", {"after": 0.0, "after_question": 0.0, "second_after": 0.0, "before": 0.0}),
     ("one passage a session", {"max_centres": 1}),
+    ("no speaker factor", {"speaker_boost": 0.0}),
+    ("no nearness factor", {"near_boost": 0.0}),
+    ("no length cap", {"length_cap": 1000.0}),
 ]
 
 
@@ -157,6 +163,7 @@ def main() -> int:
         crowd = among_distractors(home, args.distractors) if args.distractors else None
         talks = convo_eval.run(home / "conversations")
         chats = convo_eval.run(home / "chatty", chatty.conversations())
+        held2 = [] if args.tune_only else convo_eval.run(home / "held2", chatty_held2.conversations())
         talk_ablations = convo_ablate(home / "ablations") if args.ablate else []
         chat_ablations = convo_ablate(home / "chatty-ablations", chatty.conversations) if args.ablate else []
     zh = sum(1 for q, _k in QUESTIONS if ZH.search(q))
@@ -178,6 +185,8 @@ def main() -> int:
             print("\n".join(misses))
     print_convo(talks, talk_ablations, parts=parts)
     print_convo(chats, chat_ablations, "chatty eval", CHATTY_KINDS, parts)
+    if held2:
+        print_convo(held2, [], "chatty eval, second held-out set", CHATTY_KINDS, (chatty_held2.PART,))
     # Misses of the tuning parts only: the held-out parts are measured, never looked into.
     for outcome in [o for o in [*talks, *chats] if o.convo.part == "tune" and not o.bearing][: args.misses]:
         print(convo_eval.miss_report(outcome))

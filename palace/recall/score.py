@@ -15,7 +15,7 @@ from palace.recall.weights import Weights
 
 _MEMORY_WEIGHT = 1.0
 _SUPERSEDED_WEIGHT = 0.5  # an entry that was replaced or forgotten: found, but after what holds now
-_K1, _B = 1.2, 0.75  # BM25 term-frequency saturation and length normalisation
+_K1 = 1.2  # BM25 term-frequency saturation (the length normalisation is Tuning.length_norm)
 _ECHO_WORDS = 4  # a document adding fewer words than this to the query's is (partly) an echo ...
 _ECHO_LENGTH = 24  # ... a longer document (in terms) always says enough of its own
 
@@ -68,15 +68,17 @@ class Scoring(NamedTuple):
 def score(
     rows: list[Candidate], sources: dict[int, str], weights: Weights, query: Query, boosts: dict[int, float]
 ) -> Scoring:
-    """Score the candidates exactly: BM25 over every query term (term frequency, length), summaries weighted
-    up, very short documents down, echoes (short documents that say little beyond the query's words) down for
-    showing, superseded entries down and reused ones up, gathered per source (a session, or one room of
-    memories.md or superseded.md)."""
+    """Score the candidates exactly: BM25 over every query term (term frequency, length: for ranking, counted
+    up to tuning.length_cap times the average), summaries weighted up, very short documents down, messages by
+    the person the query names and documents saying two of its words close together up (_Evidence), echoes
+    (short documents that say little beyond the query's words) down for showing, superseded entries down and
+    reused ones up, gathered per source (a session, or one room of memories.md or superseded.md)."""
     tuning = query.tuning
     probes = [
         _Probe(n.bit, f" {n.term.text}" if n.term.prefix else f" {n.term.text} ", n.weight, n.term.text)
         for n in weights.needles
     ]
+    evidence = _Evidence(weights, tuning, rows)
     lengths = [doc.terms.count(" ") + 1 for doc in rows]
     average = sum(lengths) / len(lengths) if lengths else 1.0
     low, high = query.low, query.high
@@ -89,18 +91,84 @@ def score(
         entry = is_entry(doc.kind)
         if not entry:
             documents.setdefault(source, []).append(doc)
-        value, mask, matched = _bm25(doc.terms, length, average, probes)
+        value, shown, mask, matched = _bm25(doc.terms, length, average, probes, tuning.length_norm, tuning.length_cap)
         if not mask:
             continue
-        value *= _kind_weight(doc.kind, tuning) * boosts.get(doc.rowid, 1.0) * short_factor(length, tuning)
-        shown = value * _echo_factor(doc.terms, matched, tuning) if length <= _ECHO_LENGTH else value
-        shown *= weights.coverage(mask) ** tuning.shown_coverage
+        factor = _kind_weight(doc.kind, tuning) * boosts.get(doc.rowid, 1.0) * short_factor(length, tuning)
+        value *= factor
+        shown *= factor * _echo_factor(doc.terms, matched, tuning) if length <= _ECHO_LENGTH else factor
+        said_by, near = evidence.factors(doc.terms, mask, matched)
+        value *= said_by * near
+        shown *= near * weights.coverage(mask) ** tuning.shown_coverage
         name = f"{source}\0{doc.kind}" if entry else source  # one result per room
         group = groups.get(name)
         if group is None:
             group = groups[name] = Group(source, [], 0, -1.0, doc.rowid, doc.kind, doc.day, mask, [])
         group.add(doc, value, mask, shown)
     return Scoring(groups, documents)
+
+
+SPEAKER_STARTS = 3  # a query word that starts this many of the documents read, and ...
+SPEAKER_SHARE = 0.5  # ... this share of those holding it, is a speaker's name ("Maya: ..." in an import)
+
+
+class _Evidence:
+    """Who said a document and how close its matches stand: two score factors beyond BM25."""
+
+    def __init__(self, weights: Weights, tuning: Tuning, rows: list[Candidate]) -> None:
+        self.weights, self.tuning = weights, tuning
+        self.speakers = _speakers(weights, rows) if tuning.speaker_boost > 0 else frozenset()
+        self.speaker_bits = sum({n.bit for n in weights.needles if n.term.text in self.speakers})
+        # term -> its query word (the bigrams of a CJK word share one); a speaker's name is no word here
+        self.word = {n.term.text: n.term.group for n in weights.needles if n.term.text not in self.speakers}
+
+    def factors(self, terms: str, mask: int, matched: list[str]) -> tuple[float, float]:
+        """(for ranking only: 1 + speaker_boost for a message by the person the query names, when its other
+        words cover tuning.speaker_cover of the query; for both: 1 + near_boost when two of the query's
+        words stand within near_window terms, one sentence saying both)."""
+        tuning = self.tuning
+        said_by = 1.0
+        if (
+            self.speaker_bits
+            and terms.split(" ", 1)[0] in self.speakers
+            and self.weights.coverage(mask & ~self.speaker_bits) >= tuning.speaker_cover
+        ):
+            said_by += tuning.speaker_boost
+        words = {t: self.word[t] for t in matched if t in self.word}
+        close = tuning.near_boost > 0 and len(set(words.values())) > 1 and self._near(terms, words)
+        near = 1.0 + tuning.near_boost if close else 1.0
+        return said_by, near
+
+    def _near(self, terms: str, words: dict[str, int]) -> bool:
+        last: dict[int, int] = {}  # query word -> where it was last seen
+        for position, term in enumerate(terms.split(" ")):
+            word = words.get(term)
+            if word is None:
+                continue
+            if any(position - seen <= self.tuning.near_window for w, seen in last.items() if w != word):
+                return True
+            last[word] = position
+        return False
+
+
+def _speakers(weights: Weights, rows: list[Candidate]) -> frozenset[str]:
+    """The query's words that start most of the documents holding them: the names of speakers (a transcript
+    imported with named speakers starts each of their messages with the name); a content word seldom starts
+    a message."""
+    words = {n.term.text for n in weights.needles if not n.term.prefix}
+    starts: dict[str, int] = {}
+    for doc in rows:
+        first = doc.terms.split(" ", 1)[0]
+        if first in words:
+            starts[first] = starts.get(first, 0) + 1
+    found = []
+    for word, count in starts.items():
+        if count >= SPEAKER_STARTS:
+            needle = f" {word} "
+            holding = sum(needle in f" {doc.terms} " for doc in rows)
+            if count >= SPEAKER_SHARE * holding:
+                found.append(word)
+    return frozenset(found)
 
 
 def short_factor(length: int, tuning: Tuning) -> float:
@@ -121,20 +189,25 @@ def _kind_weight(kind: str, tuning: Tuning) -> float:
     return _SUPERSEDED_WEIGHT if kind.startswith(SUPERSEDED_PREFIX) else _MEMORY_WEIGHT
 
 
-def _bm25(terms: str, length: float, average: float, probes: list[_Probe]) -> tuple[float, int, list[str]]:
-    """The BM25 score of one document's terms, the bits of the query terms it holds, and the terms found."""
+def _bm25(
+    terms: str, length: float, average: float, probes: list[_Probe], b: float, cap: float
+) -> tuple[float, float, int, list[str]]:
+    """The BM25 scores of one document's terms (for ranking, its length counted up to cap times the average;
+    for showing, its whole length), the bits of the query terms it holds, and the terms found."""
     padded = f" {terms.replace(' ', '  ')} "  # non-overlapping counts miss " t " twice in " t t "
-    norm = _K1 * (1 - _B + _B * length / average)
+    whole = _K1 * (1 - b + b * length / average)
+    norm = _K1 * (1 - b + b * min(length / average, cap))
     mask = 0
-    value = 0.0
+    value = shown = 0.0
     matched: list[str] = []
     for probe in probes:
         tf = padded.count(probe.text)
         if tf:
             mask |= probe.bit
             value += probe.weight * tf * (_K1 + 1) / (tf + norm)
+            shown += probe.weight * tf * (_K1 + 1) / (tf + whole)
             matched.append(probe.term)
-    return value, mask, matched
+    return value, shown, mask, matched
 
 
 def _echo_factor(terms: str, matched: list[str], tuning: Tuning) -> float:

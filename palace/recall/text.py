@@ -300,7 +300,7 @@ _EN_STOP = frozenset(
         than thanks that the their them then there these they thing things think this those through to
         told too under until up us use used using ve very want was way we were what whats when where which
         while who whom why will with would yes yet you your yours earlier previously discussed discuss last
-        time
+        time likely probably possibly perhaps maybe usually actually really generally typically
         """
     )
 )

@@ -18,6 +18,12 @@ class Tuning:
     common_floor: float = 0.15  # ... down to this share of its weight when every session holds it
     drop_date_words: bool = True  # "in June" says when, not what: its words are not searched for
     # -- scoring documents (rank.py)
+    length_norm: float = 0.75  # BM25's b: how much a long document's matches count less ...
+    length_cap: float = 1.5  # ... counted, for ranking, up to this many times the average (a rambling turn)
+    speaker_boost: float = 0.5  # a message by the person the query names ("Maya: ...") scores this much more
+    speaker_cover: float = 0.2  # ... when its other words cover at least this share of the query
+    near_boost: float = 0.3  # a document where two of the query's words stand close scores this much more ...
+    near_window: int = 8  # ... within this many terms
     summary_weight: float = 1.6
     user_weight: float = 1.0
     assistant_weight: float = 0.9

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 from dataclasses import dataclass
@@ -18,10 +17,9 @@ from palace.memory.secrets import redact
 from palace.paths import JOURNAL_SUFFIX, PalacePaths, session_file
 from palace.sessions.archive import event_line
 from palace.sessions.journal import CLAUDE_CODE, Journal, content_text, sessions_dir
-from palace.sessions.live import is_live, live_dir
+from palace.sessions.live import check_unregistered, is_live, live_dir
 
 _UNARCHIVED = "unarchived-sessions"  # in .index/: the journals without an archive the last start found
-RESUME_GAP_NS = 2_000_000_000  # a journal written this long after its archive was resumed since
 
 # ---------------------------------------------------------------------- listing
 
@@ -286,42 +284,33 @@ def show_session(home: Path, session_id: str) -> str:
     return _transcript(Journal.load(folder / f"{full}.jsonl"))
 
 
-def _ends_finished(path: Path) -> bool:
-    """Does the journal's last lifecycle mark say "end" (not resumed since)?"""
-    try:
-        with path.open("rb") as handle:
-            handle.seek(0, os.SEEK_END)
-            size = handle.tell()
-            handle.seek(max(0, size - 65536))
-            tail = handle.read()
-    except OSError:
-        return True
-    for line in reversed(tail.split(b"\n")):
-        if b'"type"' not in line:
-            continue
-        try:
-            kind = json.loads(line).get("type")
-        except (ValueError, AttributeError):
-            continue
-        if kind == "end":
-            return True
-        if kind in ("resumed", "session"):
-            return False
-    return False
+class _Listing:
+    """The names in sessions/, listed at most once per look (the unarchived list and the one-time look of
+    check_unregistered may both need them): names only, no Path objects and no stat per file."""
 
+    def __init__(self, home: Path) -> None:
+        self.home = home
+        self._names: tuple[set[str], set[str]] | None = None
 
-def _session_names(home: Path) -> tuple[set[str], set[str]]:
-    """The ids of the sessions with a journal, and of those with an archive (names only: no Path objects
-    and no stat per file, so that finding orphans costs about a directory listing)."""
-    try:
-        names = os.listdir(sessions_dir(home))
-    except FileNotFoundError:
-        return set(), set()
-    except OSError as exc:
-        raise StoreError(f"cannot list {sessions_dir(home)}: {exc.strerror}") from exc
-    journals = {name[:-6] for name in names if name.endswith(".jsonl")}
-    archives = {name[:-3] for name in names if name.endswith(".md")}
-    return journals, archives
+    def names(self) -> tuple[set[str], set[str]]:
+        """The ids of the sessions with a journal, and of those with an archive."""
+        if self._names is None:
+            folder = sessions_dir(self.home)
+            try:
+                names = os.listdir(folder)
+            except FileNotFoundError:
+                names = []
+            except OSError as exc:
+                raise StoreError(f"cannot list {folder}: {exc.strerror}") from exc
+            journals = {name[:-6] for name in names if name.endswith(".jsonl")}
+            archives = {name[:-3] for name in names if name.endswith(".md")}
+            self._names = journals, archives
+        return self._names
+
+    def archived(self) -> set[str]:
+        """The ids of the sessions with both a journal and an archive."""
+        journals, archives = self.names()
+        return journals & archives
 
 
 def _state_file(home: Path) -> Path:
@@ -346,7 +335,7 @@ def _keep_state(home: Path, position: changes.Position | None, ids: set[str]) ->
         os.replace(temp, file)
 
 
-def _unarchived(home: Path) -> set[str]:
+def _unarchived(home: Path, listing: _Listing) -> set[str]:
     """The ids of the journals without an archive: from the last start's list and the notes of what palace
     changed in sessions/ since (session_notes.py), or, when something else changed it, from a listing."""
     folder = sessions_dir(home)
@@ -368,7 +357,7 @@ def _unarchived(home: Path) -> set[str]:
             _keep_state(home, followed.position, ids)
         return ids
     position = changes.position(home, mtime)  # read before the listing: a change noted meanwhile is followed again
-    journals, archives = _session_names(home)
+    journals, archives = listing.names()
     ids = journals - archives
     # Kept even when sessions/ changed just before the listing: a journal that landed in that same tick (one
     # sync brought: palace's own are registered) waits for the next listing, as an unnoted change brings it.
@@ -376,18 +365,11 @@ def _unarchived(home: Path) -> set[str]:
     return ids
 
 
-def _registered(home: Path) -> set[str]:
-    """Sessions the live registry names (its entries of vanished journals are dropped). The first time a
-    palace without a registry looks, journals that were resumed after their archive are found by their tails,
-    once (see _resumed)."""
+def _registered(home: Path, listing: _Listing) -> set[str]:
+    """Sessions the live registry names (its entries of vanished journals are dropped), after the one-time
+    look for what a palace from before the registry may have left (live.check_unregistered)."""
     folder = live_dir(home)
-    scanned = folder / ".scanned"
-    named: set[str] = set()
-    if not scanned.exists():
-        named = _resumed(home)
-        with contextlib.suppress(OSError):
-            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-            scanned.touch(mode=0o600)
+    named = check_unregistered(home, listing.archived)
     with contextlib.suppress(OSError):
         for name in os.listdir(folder):
             if name.startswith("."):
@@ -400,34 +382,11 @@ def _registered(home: Path) -> set[str]:
     return named
 
 
-def _resumed(home: Path) -> set[str]:
-    """Sessions resumed after their archive and never ended (a palace from before the registry left them):
-    a journal written RESUME_GAP_NS after its archive, whose last lifecycle mark is not "end". Only those
-    journals are read; one that ended has its end mark written right after its archive."""
-    journals, archives = _session_names(home)
-    folder = sessions_dir(home)
-    found: set[str] = set()
-    if not journals & archives:
-        return found
-    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        for sid in journals & archives:
-            try:
-                journal = os.stat(sid + JOURNAL_SUFFIX, dir_fd=fd).st_mtime_ns
-                archive = os.stat(sid + ".md", dir_fd=fd).st_mtime_ns
-            except OSError:
-                continue
-            if journal - archive > RESUME_GAP_NS and not _ends_finished(folder / (sid + JOURNAL_SUFFIX)):
-                found.add(sid)
-    finally:
-        os.close(fd)
-    return found
-
-
 def find_orphans(home: Path) -> list[Path]:
     """Journals left by sessions that died: nobody alive owns them, and they have no archive (found by name)
     or they are in the live registry (resumed after their archive, or stopped before it)."""
-    candidates = _unarchived(home) | _registered(home)
+    listing = _Listing(home)
+    candidates = _unarchived(home, listing) | _registered(home, listing)
     orphans: list[Path] = []
     for session_id in sorted(sid for sid in candidates if session_file(sid + JOURNAL_SUFFIX) is not None):
         journal = sessions_dir(home) / f"{session_id}.jsonl"
