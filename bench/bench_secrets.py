@@ -32,6 +32,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.secrets_corpus import (  # noqa: E402
+    BLIND2_LOOKALIKES,
+    BLIND2_SECRETS,
+    BLIND3_LOOKALIKES,
+    BLIND3_SECRETS,
     BLIND_LOOKALIKES,
     BLIND_SECRETS,
     HELD_OUT_LOOKALIKES,
@@ -299,13 +303,16 @@ def main() -> None:
         f"{len(TUNING_LOOKALIKES)} look-alikes; held-out {len(HELD_OUT_SECRETS)} secrets in "
         f"{len({c.vendor for c in HELD_OUT_SECRETS})} formats, {len(HELD_OUT_LOOKALIKES)} look-alikes; blind held-out "
         f"{len(BLIND_SECRETS)} secrets in {len({c.vendor for c in BLIND_SECRETS})} formats, {len(BLIND_LOOKALIKES)} "
-        "look-alikes"
+        f"look-alikes; blind2 {len(BLIND2_SECRETS)} secrets, {len(BLIND2_LOOKALIKES)} look-alikes; blind3 "
+        f"{len(BLIND3_SECRETS)} secrets, {len(BLIND3_LOOKALIKES)} look-alikes"
     )
     before = load_version(args.before)
     parts = {
         "tuning": (TUNING_SECRETS, TUNING_LOOKALIKES, True),
         "held-out": (HELD_OUT_SECRETS, HELD_OUT_LOOKALIKES, args.held_out_misses),
         "blind held-out": (BLIND_SECRETS, BLIND_LOOKALIKES, args.held_out_misses),
+        "blind2 (issue 22, written blind, then tuned on)": (BLIND2_SECRETS, BLIND2_LOOKALIKES, args.held_out_misses),
+        "blind3 (issue 22, unseen)": (BLIND3_SECRETS, BLIND3_LOOKALIKES, args.held_out_misses),
     }
     for part, (secrets, lookalikes, show) in parts.items():
         print(f"\n[{part}]")

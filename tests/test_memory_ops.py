@@ -485,7 +485,7 @@ SECRETS = [
     ("OpenAI API key", "my key is sk-proj-Ab3dEfGh1jKlMnOpQrStUvWxYz0123456789"),
     ("OpenAI API key", "sk-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefghij"),
     ("Anthropic API key", "use sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789"),
-    ("AWS access key", "AWS key AKIAIOSFODNN7EXAMPLE for the bucket"),
+    ("AWS access key", "AWS key AKIAZ3K7Q2WP9XJ4LM6T for the bucket"),
     ("GitHub token", "token ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
     ("GitHub token", "github_pat_11ABCDEFG0123456789_abcdefghijklmnop"),
     ("GitLab token", "glpat-abcdefghij0123456789"),

@@ -189,7 +189,7 @@ def _wallets(g: Gen) -> list[Case]:
     wif = "5" + g.pick(["H", "J", "K"]) + g.chars(_BASE58, 49)
     xprv = "xprv9s21ZrQH143K" + g.chars(_BASE58, 95)
     twelve = seed_words(g, 12)
-    numbered = " ".join(f"{i}. {w}" for i, w in enumerate(seed_words(g, 24), 1))
+    numbered = " ".join(f"{i}. {w}" for i, w in enumerate(seed_words(g, 24).split(), 1))
     return [
         Case(f"metamask export, private key 0x{eth}", "wallet private key", "Ethereum private key", eth),
         Case(f"paper wallet WIF: {wif}", "wallet private key", "Bitcoin WIF", wif),

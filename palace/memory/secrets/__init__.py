@@ -74,15 +74,35 @@ class _Anchors:
     def __init__(self, gate: tuple[str, ...], anchors: dict[str, list[int]]) -> None:
         self.gate = gate
         self.common = "".join(set.intersection(*map(set, gate))) if gate else ""  # one lookup rules most out
-        self.anchors = list(anchors)
         self.positions = anchors
+        # An anchor that holds another (`authorization` holds `auth`) is looked up only where that one occurs.
+        self.children: dict[str, list[str]] = {}
+        self.roots: list[str] = []
+        for anchor in anchors:
+            inside = [other for other in anchors if other != anchor and other in anchor]
+            if inside:
+                self.children.setdefault(max(inside, key=len), []).append(anchor)
+            else:
+                self.roots.append(anchor)
 
     def admit(self, lower: str, admitted: set[int]) -> None:
         """Add to admitted the positions of the kinds whose gate and anchors occur in lower."""
-        if self.gate and not (all(c in lower for c in self.common) and any(g in lower for g in self.gate)):
-            return
-        for anchor in [anchor for anchor in self.anchors if anchor in lower]:
+        # Loops, not all()/any() over generators: this runs for every group on every message.
+        if self.gate:
+            for c in self.common:
+                if c not in lower:
+                    return
+            for g in self.gate:  # its first character first: `\x0b-` is looked for only where there is a `\x0b`
+                if g[0] in lower and g in lower:
+                    break
+            else:
+                return
+        found = [anchor for anchor in self.roots if anchor in lower]
+        for anchor in found:  # (and the children's children, appended as found)
             admitted.update(self.positions[anchor])
+            children = self.children.get(anchor)
+            if children:
+                found += [child for child in children if child in lower]
 
 
 def _anchor_groups(token: bool, ascii_only: bool) -> list[_Anchors]:
@@ -146,10 +166,12 @@ class _Tokens:
         return ((self.offset(m.start()), self.offset(m.end())) for m in found)
 
 
-def _table_matches(text: str, spans: list[tuple[int, int]] | None = None) -> Iterator[tuple[int, int, int]]:
+def _table_matches(
+    text: str, spans: list[tuple[int, int]] | None = None, lower: str | None = None
+) -> Iterator[tuple[int, int, int]]:
     """(table position, start, end) of every match of every table kind in text, kind by kind in table order;
     spans: the text's candidate tokens (generic.candidates), which the token kinds run over."""
-    lower = text.lower()
+    lower = text.lower() if lower is None else lower
     folded = lower if len(lower) == len(text) else None
     tokens = _Tokens(text, generic.candidates(text) if spans is None else spans)
     for position in _admitted(lower, tokens.lower):
@@ -172,10 +194,11 @@ def _table_matches(text: str, spans: list[tuple[int, int]] | None = None) -> Ite
 def _hits(text: str, join: bool = True) -> list[tuple[int, int, int]]:
     """(start, end, table position) of every secret in text: the table's, then the generic rules'."""
     spans = generic.candidates(text)
-    table = [(start, end, position) for position, start, end in _table_matches(text, spans) if end > start]
+    lower = text.lower()  # once for both layers
+    table = [(start, end, position) for position, start, end in _table_matches(text, spans, lower) if end > start]
     named = [(start, end, SECRET_KINDS[position].name) for start, end, position in table]
     detect = _joined_detector if join else None
-    found = generic.find(text, named, detect, spans)
+    found = generic.find(text, named, detect, spans, lower if len(lower) == len(text) else None)
     return table + [(hit.start, hit.end, _POSITION[hit.name]) for hit in found if hit.end > hit.start]
 
 
@@ -188,9 +211,13 @@ def _joined_detector(text: str) -> list[tuple[int, int, str]]:
 def find_secret(text: str) -> str | None:
     """The name of the first kind of secret in text, or None."""
     spans = generic.candidates(text)
-    for position, _, _ in _table_matches(text, spans):
+    lower = text.lower()
+    for position, _, _ in _table_matches(text, spans, lower):
         return SECRET_KINDS[position].name
-    positions = [_POSITION[hit.name] for hit in generic.find(text, [], _joined_detector, spans) if hit.end > hit.start]
+    same = lower if len(lower) == len(text) else None
+    positions = [
+        _POSITION[hit.name] for hit in generic.find(text, [], _joined_detector, spans, same) if hit.end > hit.start
+    ]
     return SECRET_KINDS[min(positions)].name if positions else None
 
 

@@ -119,14 +119,17 @@ def at(prefix: str) -> str:
 
 
 # A value that is a placeholder, a reference or a path rather than a secret: `<your-key>`, `${VAR}`, `$VAR`,
-# `%VAR%`, `****`, `xxxx`, `sk-...`, `YOUR_TOKEN_HERE`, `changeme`, `os.environ[...]`, `/run/secrets/x`, and the
-# marker redact() writes (so that redacting twice changes nothing).
+# `%VAR%`, `****`, `xxxx`, `sk-...`, `YOUR_TOKEN_HERE`, `changeme`, `os.environ[...]`, `ENV["X"]`, `env('X')`,
+# `secrets.X`, `/run/secrets/x`, a URL (`pass https://...` names a link), and the marker redact() writes (so
+# that redacting twice changes nothing).
 PLACEHOLDER = (
     r"(?![\"'`]?(?:[<$\[/(]|\{\{?|%[a-z_]+%|\*{3}|~/|\.?/|(?:[a-z0-9]{1,8}[_\-]){0,3}\.\.|x{4,}(?![a-z0-9])"
-    r"|(?:your|my)[_\- ]"
+    r"|(?:your|my)[_\- ]|[a-z][a-z0-9+.\-]{1,20}://"
     r"|changeme(?![a-z0-9])|redacted(?![a-z0-9])|(?:os\.)?(?:environ|getenv)(?![a-z0-9])|process\.env"
+    r"|(?:env|secrets|vars|config|settings|credentials)(?:\[|\.[a-z_]|\()"
     r"|(?:none|null)(?![a-z0-9])))"
 )
-# Filler in a documentation example (`ghp_xxxx...`, `sk_live_XXXX...`, `AKIA0000...`) is not a key.
-FILLER = r"(?![xX]{6}|\*{4}|0{8})"
+# Filler in a documentation example (`ghp_xxxx...`, `sk_live_XXXX...`, `AKIA0000...`, AWS's `...EXAMPLE`) is not
+# a key.
+FILLER = r"(?![xX]{6}|\*{4}|0{8}|[A-Z0-9]{0,32}EXAMPLE)"
 QUOTE = r"[\"'`]?"

@@ -53,21 +53,31 @@ _FOR = (
     r"(?:[ \t]+(?:for|of|to|on|at|from|with|für|fur|vom|von|zum|zur|de|du|del|des|da|do|della|dello|dla|для|от)"
     r"[ \t]+[^\n:=：.,;!?]{1,40}?)?"
 )
-_COPULA = r"(?:is|was|are|to|lautet|ist|auf|est|c'est|en|à|es|será|a|é|e|è|sarà|это|—|-|->|=>)"
+_COPULA = (
+    r"(?:is|was|are|to|lautet|ist|auf|est|c'est|en|à|es|será|a|é|e|è|sarà|это|—|-|->|=>)"
+    r"(?:[ \t]+(?:now|still|just|actually|currently|also|probably|always))?"  # "the password is now ..."
+)
 _PROSE = rf"{_FOR}[ \t]+{_COPULA}[ \t]+{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH})"
 # "Le mot de passe Wi-Fi : ...", "password (prod): ...": a word or two may name what it opens before `:`.
 _QUALIFIER = r"(?:[ \t]+[^\s:=：]{1,20}){1,2}"
 _QUALIFIED_COLON = rf"(?:{_FOR}{_COLON}|{_QUALIFIER}[ \t]*[:：][ \t]*{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH}))"
 _SPACE = rf"[ \t]+{_PLACEHOLDER}{_STRONG_VALUE}"
-_PASSWORD = rf"(?:{_EQ}|{_QUALIFIED_COLON}|{_PROSE}|{_SPACE})"
+# `<password>...</password>` (Maven, NuGet, any XML), and a quoted name then a quoted value as two arguments or
+# as a name and a value attribute: `define('DB_PASSWORD', '...')`, `<add key="ClearTextPassword" value="..."/>`.
+_XML = rf"[ \t]*>{_PLACEHOLDER}{_NOT_TRIVIAL}[^<>\s]{{3,}}</"
+_ANY_QUOTED = r"(?:'[^'\n]{3,200}'|\"[^\"\n]{3,200}\")"
+_ARGUMENTS = rf"[\"'][ \t]*(?:,|[ \t]value[ \t]*=)[ \t]*(?![\"'][$<%{{])(?![\"'](?:true|false)[\"']){_ANY_QUOTED}"
+_PASSWORD = rf"(?:{_EQ}|{_QUALIFIED_COLON}|{_PROSE}|{_SPACE}|{_XML}|{_ARGUMENTS})"
 
 _PASSWORD_KEYWORDS = (
     _Keyword(
         r"(?<![a-z0-9])(?:wi-?fi|access|door) code(?![a-z0-9_])",
         ("wifi code", "wi-fi code", "access code", "door code"),
     ),
-    _keyword("pass", "(?:word|wd|wort|phrase|code)?", glued=r"(?:word|wd)[ \t]*=|wort"),
+    # glued to the word before (`rootPassword`, `storePassword`, `PGPASSWORD`): the word's own name is enough
+    _keyword("pass", "(?:word|wd|wort|phrase|code)?", glued=r"(?:word|wd|phrase)[0-9]?(?![a-z0-9])|wort"),
     _keyword("pwd", glued=r"[ \t]*="),
+    _keyword("psk"),  # a pre-shared key (Wi-Fi, IPsec)
     _keyword("pw"),
     _keyword("kennwort", glued="kennwort"),
     _keyword("mot de passe"),
@@ -81,14 +91,32 @@ _KEY_KEYWORDS = (
     _keyword("api", r"[_\-]?key"),
     _keyword("secret", r"[_\- ]?key"),
     _keyword("access", r"[_\-]?token"),
-    _keyword("auth", r"[_\-]?token"),
+    _keyword("auth", r"[_\-]?(?:token|key)"),
     _keyword("client", r"[_\-]?secret"),
 )
-_KEY = rf"(?:{_EQ}|{_Q}[ \t]*(?:[:：]|is\b|是|为)[ \t]*{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH}|{_LAST}))"
+_KEY = (
+    rf"(?:{_EQ}|{_Q}[ \t]*(?:[:：]|is\b|是|为)[ \t]*{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH}|{_LAST})|{_XML}"
+    rf"|{_ARGUMENTS})"
+)
 # In Chinese, Japanese and Korean the value follows the keyword with a particle or a colon between.
 _CJK_SEP = r"[ \t]*(?:[:：=]|是|为|為|は|が|는|은)[ \t]*"
 _CJK = rf"{_CJK_SEP}{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH})"
-_CJK_KEYWORDS = (("密码", "口令"), ("パスワード", "暗証番号"), ("비밀번호", "암호"))
+# Or a few words between: in Chinese, a verb ending in a copula or a particle ("口令改成了 ...", "密码已经设置为
+# ..."); elsewhere up to four words, each standing between spaces ("hasło do serwera to ...", "کلمه عبور سرور
+# ... است"). Then a value with a letter and a digit or a symbol, not a name (`1Password`, `v2`).
+_GLUED = r"[^\x00-\x7f\s。！？，、；：]{0,6}?"
+_LOOSE_VALUE = rf"{_Q}{_PLACEHOLDER}(?![0-9]*[a-z]+[0-9]*(?![!-~]))(?![!-~]*password)(?<![a-z0-9_\-.]){_STRONG_VALUE}"
+_CJK_LOOSE = rf"(?:{_GLUED}[为是成了到為])?[ \t]*{_LOOSE_VALUE}"
+_WORDS_THEN_VALUE = (
+    rf"{_GLUED}(?:[ \t]+[^\s:=：。！？，、；,.!?]{{1,12}}){{0,4}}?[ \t]*(?:[:：=][ \t]*)?[ \t]*{_LOOSE_VALUE}"
+)
+_CJK_KEYWORDS = (("密码", "密碼", "口令"), ("パスワード", "暗証番号"), ("비밀번호", "암호"))
+# The word for password in other languages (those not in _PASSWORD_KEYWORDS), each followed as above.
+_WORLD_KEYWORDS = (
+    "wachtwoord", "hasło", "şifresi", "şifre", "lösenord", "passord", "jelszó", "лозинка", "κωδικός",
+    "סיסמה", "סיסמא", "كلمة المرور", "كلمة السر", "رمز عبور",
+    "کلمه عبور", "पासवर्ड", "รหัสผ่าน", "mật khẩu",
+)  # fmt: skip
 
 # "log in as admin with Tr0ub4dor&3", "ssh in as root using ...", "login: deploy / ...", "creds are admin:...".
 _AS = r"(?:[ \t]+[a-z]+){0,3}?[ \t]+as[ \t]+"  # "logged in as": the screen of the login kinds ends here
@@ -102,7 +130,10 @@ _LOGINS = (
     ("connect", r"(?:ed)?"),
 )
 _USER_IS = r"(?![a-z0-9_])[ \t]*(?:[:=]|are|is)"  # after the word: the end of the screen
-_USER_PASSWORD = rf"{_USER_IS}[ \t]*[^\s/:]{{1,40}}[ \t]*[/:][ \t]*{_PLACEHOLDER}{_STRONG_VALUE}"
+_USER_PASSWORD = (
+    rf"{_USER_IS}[ \t]*[^\s/:,]{{1,40}}(?:[ \t]*[/:,][ \t]*|[ \t]+(?:and|with|pw|pass(?:word)?)[ \t]+)"
+    rf"{_PLACEHOLDER}{_STRONG_VALUE}"
+)
 _PIN_IS = r"(?:[ \t]*(?:code|number))?[ \t]*(?:[:=：]|is|是)"
 _PIN = rf"pin(?<![a-z0-9]pin){_PIN_IS}[ \t]*[0-9]{{4,8}}(?![0-9a-z])"
 
@@ -111,7 +142,17 @@ PROSE_KINDS: tuple[SecretKind, ...] = (
         folded_kind("password assignment", k.pattern + _PASSWORD, *k.anchors, screen=k.screen)
         for k in _PASSWORD_KEYWORDS
     ),
-    *(folded_kind("password assignment", f"(?:{'|'.join(words)}){_CJK}", *words) for words in _CJK_KEYWORDS),
+    *(
+        folded_kind("password assignment", f"(?:{'|'.join(words)})(?:{_CJK}|{_CJK_LOOSE})", *words)
+        for words in _CJK_KEYWORDS
+    ),
+    *(
+        folded_kind(
+            "password assignment", rf"{word}(?<![a-z0-9]{word}){_WORDS_THEN_VALUE}" if word.isascii()
+            else word + _WORDS_THEN_VALUE, word,
+        )
+        for word in _WORLD_KEYWORDS
+    ),
     *(folded_kind("password assignment", k.pattern + _KEY, *k.anchors, screen=k.screen) for k in _KEY_KEYWORDS),
     *(
         folded_kind(

@@ -23,7 +23,7 @@ URL_PASSWORD = "URL with a password"
 JWK = "JSON Web Key"
 PAIR = "secret key"
 NAMES = (URL_PASSWORD, API_TOKEN, SECRET, PASSWORD, PRIVATE_KEY, BASIC, WALLET, SEED, URL_TOKEN, WEBHOOK, JWK, PAIR)
-VERSION = "generic rules 1"  # part of each generic kind's source: a change rebuilds the recall index
+VERSION = "generic rules 2"  # part of each generic kind's source: a change rebuilds the recall index
 GENERIC_KINDS = tuple(SecretKind(name, f"(?!)(?#{VERSION})", (), generic=True) for name in NAMES)
 
 
@@ -43,9 +43,20 @@ def regex(source: str, flags: int = re.ASCII) -> re.Pattern[str]:
 class Text:
     """The text being scanned, with what the rules look up in it more than once."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, lower: str | None = None) -> None:
         self.text = text
         self._line_starts: list[int] | None = None
+        self._lower = lower  # (given: text.lower(), as long as text)
+
+    def lower(self) -> str:
+        """The text lower-cased character for character (one whose lower case is longer is kept), so that
+        offsets in it are offsets in the text."""
+        if self._lower is None:
+            lower = self.text.lower()
+            if len(lower) != len(self.text):
+                lower = "".join(c if len(c.lower()) != 1 else c.lower() for c in self.text)
+            self._lower = lower
+        return self._lower
 
     def line_starts(self) -> list[int]:
         """The offset of each line's first character."""

@@ -106,8 +106,13 @@ def has_random_body(token: str) -> bool:
     return looks_random(body, hex_ok=False) and words_share(token) <= WORDS
 
 
-# Publishable keys, public ids and digests carry a prefix too.
-_PUBLIC_PREFIXES = ("pk_", "pk.", "pub", "phc_", "sb_publishable", "xpub", "tpub", "ypub", "zpub", "npub")
+# Publishable keys, public ids and digests carry a prefix too; so do the ids of an API's objects (Stripe's
+# customers, invoices and payments, OpenAI's files and runs), which are shown in dashboards and logs.
+_PUBLIC_PREFIXES = (
+    "pk_", "pk.", "pub", "phc_", "sb_publishable", "xpub", "tpub", "ypub", "zpub", "npub", "cus_", "in_", "pi_", "ch_",
+    "sub_", "price_", "prod_", "evt_", "txn_", "pm_", "seti_", "acct_", "po_", "py_", "src_", "ii_", "il_", "cs_",
+    "card_", "plan_", "inv_", "req_", "msg_", "run_", "thread_", "asst_", "batch_", "call_", "file-", "chatcmpl-",
+)  # fmt: skip
 _DIGEST_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-", "md5-", "sha-", "sha256~")
 
 
@@ -192,8 +197,10 @@ def decoded_secret(token: str) -> str | None:
     if data is None or len(data) < 8:
         return None
     text = printable(data)
-    if text is None:
-        return "private key" if len(data) >= 64 and binary_key(data) else None
+    if text is None:  # an Ed25519 key in PKCS#8 is 48 bytes of DER
+        return (
+            "private key" if (len(data) >= 64 and binary_key(data)) or (len(data) >= 40 and der_private(data)) else None
+        )
     if "PRIVATE KEY-----" in text or '"private_key"' in text:
         return "private key"
     if _re(USER_PASSWORD).fullmatch(text) and not _re(r"[a-z][a-z0-9+.\-]*://").match(text):

@@ -20,7 +20,10 @@ def _folded_token_kind(name: str, pattern: str, *anchors: str) -> SecretKind:
 # alone (40 base64 characters, 32 or 40 hex digits) would look like any digest.
 _BODY = r"[A-Za-z0-9_\-]"  # base64url, the body of most tokens
 _IS = rf"{_Q}[ \t]*(?:[:=：]|is\b|是|为)?[ \t]*{_Q}"
-_AWS_SECRET = rf"{_at('aws')}[\w \-]{{0,20}}?secret[\w \-]{{0,12}}?key\b{_IS}[a-z0-9/+]{{40}}(?![a-z0-9/+=])"
+_AWS_SECRET = (
+    rf"{_at('aws')}[\w \-]{{0,20}}?secret[\w \-]{{0,12}}?key\b{_IS}(?![a-z0-9/+]{{0,36}}example)[a-z0-9/+]{{40}}"
+    r"(?![a-z0-9/+=])"
+)
 _TWILIO = rf"{_at('twilio')}[\w \-]{{0,24}}?(?:token|secret)\b{_IS}[0-9a-f]{{32}}\b"
 _DATADOG_KEY = r"[\w \-]{0,16}?(?:api|app(?:lication)?)[_\- ]?key\b"  # what its screen ends with
 _DATADOG = rf"{_DATADOG_KEY}{_IS}[0-9a-f]{{32}}(?:[0-9a-f]{{8}})?\b"
@@ -29,11 +32,14 @@ _DATADOG = rf"{_DATADOG_KEY}{_IS}[0-9a-f]{{32}}(?:[0-9a-f]{{8}})?\b"
 # space-separated runs, or `\n`-separated inside a JSON string) and `Proc-Type:`-style headers. A short run
 # must have a digit or `+/=` in it, so that prose after a truncated key ("thanks") is not taken for its tail.
 _PEM_GAP = r"(?:\s|\\[nr])"
+# Other armoured secrets share the layout: a NATS nkey seed (`-----BEGIN USER NKEY SEED-----`), an OpenVPN
+# static key (`-----BEGIN OpenVPN Static key V1-----`, hex lines); their END line may have six dashes.
+_PEM_NAME = r"(?:PRIVATE KEY(?: BLOCK)?|NKEY SEED|[Ss]tatic key V1)"
 _PEM = (
-    r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+    rf"-----BEGIN[A-Za-z0-9 ]*{_PEM_NAME}-----"
     rf"(?:{_PEM_GAP}+(?:(?:Proc-Type|DEK-Info|Comment|Version):[^\n\\]*|[A-Za-z0-9+/=]{{16,}}"
     r"|[A-Za-z0-9+/=]{0,15}[0-9+/=][A-Za-z0-9+/=]{0,15}(?![A-Za-z0-9+/=])))*"
-    rf"(?:{_PEM_GAP}*-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)?"
+    rf"(?:{_PEM_GAP}*-{{5,6}}END[A-Za-z0-9 ]*{_PEM_NAME}-{{5,6}})?"
 )
 # The SSH2 (RFC 4716) and PuTTY layouts: from the first line through the last base64 line or the MAC.
 _SSH2 = (
@@ -75,7 +81,44 @@ _PROGRAMS = (
     ("smbclient", r"-U[ \t]*[^\s%]+%"),
     ("htpasswd", r"-b[a-zA-Z]*[ \t]+(?:-c[ \t]+)?\S+[ \t]+\S+[ \t]+"),
     ("login", r"(?:-p|--password)[ \t]+"),  # `az login`, `oc login`, `podman login`
+    ("unzip", r"-P[ \t]+"),
+    ("ldap", r"-w[ \t]+"),  # ldapsearch, ldapadd, ldapmodify, ...
+    ("cqlsh", r"(?:-p|--password)[ \t=]+"),
+    ("mongo", r"(?:-p|--password)[ \t=]+"),  # mongo, mongosh, mongodump, mongorestore
+    ("mosquitto_", r"-P[ \t]+"),
+    ("lftp", r"-u[ \t]*[^\s,]+,"),
 )
+# Commands that take a password as a positional argument, or a user and password in one (`user/pw@db`).
+_ARG = r"(?:'[^'\n]+'|\"[^\"\n$]+\"|(?![$%/<-])[^\s'\"]+)"
+_POSITIONAL = rf"{_at('http-basic')}\.[\w.\-]+[ \t]+\S+[ \t]+{_ARG}"  # `poetry config`, `composer config`
+_NET_USE = rf"{_at('net use')}[^\n]{{0,80}}?\\\\[^\s\\]+\\\S*[ \t]+{_ARG.replace('[$%/<-]', '[$%/<*-]')}"
+_SQLPLUS = (
+    r"sqlplus(?<![a-z0-9_]sqlplus)[^\n]{0,40}?(?<![a-z0-9_$#])"
+    r"[a-z0-9_$#]+/(?![/@])[^\s/@\"']{3,64}@"
+)
+# A value piped to a command that reads a secret (`printf '%s' ... | docker secret create`, `echo ... |
+# docker login --password-stdin`, `echo user:pw | chpasswd`).
+_PIPED = (
+    r"(?:echo|printf)(?<![a-z0-9_]echo)(?<![a-z0-9_]printf)[ \t]+(?:-[ne]+[ \t]+)?(?:'%s(?:\\n)?'[ \t]+)?"
+    r"(?:'[^'\n]{4,}'|\"[^\"\n$]{4,}\"|(?![$-])[^\s|'\"]{4,})[ \t]*\|[ \t]*[^\n|]{0,60}?"
+    r"(?:secret[ \t]+(?:create|set)|--password-stdin|chpasswd|passwd[ \t]+--stdin|--stdin-password)"
+)
+_SECURE_STRING = r"convertto-securestring[ \t]+(?:-string[ \t]+)?(?:'[^'\n]{3,}'|\"[^\"\n$]{3,}\")"
+# A call that takes a user and a password as its last two literal arguments: `new NetworkCredential("u", "pw")`,
+# `DriverManager.getConnection(url, "sa", "pw")`, `smtp.login("me", "pw")`.
+_CALL_PASSWORD = r"(?=[^\"'\n]{0,63}[0-9!#$%&*+=?@^~])(?=[^\"'\n]{0,63}[a-z])[^\"'\s]{6,64}"
+_CREDENTIAL_CALL = (
+    r"(?:credentials?|getconnection|login|auth)\([^()\n]{0,80}?[\"'][^\"'\n]{1,64}[\"'][ \t]*,"
+    rf"[ \t]*(?:\"{_CALL_PASSWORD}\"|'{_CALL_PASSWORD}')[ \t]*\)"
+)
+# A .pgpass line, `host:port:database:user:password`, alone on its line.
+_PGPASS = r"(?<![^\n \t])[a-z0-9.\-*]+:5432:[^\s:]+:[^\s:]+:(?!\*?(?:\s|$))[^\s]{4,}(?![^\n])"
+# Recovery codes listed after their name.
+_CODE = r"(?:[a-z0-9]{4,6}-[a-z0-9]{4,6}|[0-9]{6,10})"
+_RECOVERY = (
+    rf"(?:recovery|backup)[ \t]codes?(?![a-z])[^\n]{{0,40}}?[:\n][ \t\n]*{_CODE}(?:[ \t,;]*\n?[ \t]*{_CODE}){{3,}}"
+)
+
 _OPENSSL_PASS = r"-pass(?<=\s-pass)(?:in|out)?[ \t]+pass:(?![$<]|\s)\S+"
 _OPTION = tuple(space + "-" for space in " \t\n\r\x0b\x0c")  # every command line kind's option follows a space
 _BASIC = rf"{_at('authorization')}[\"']?\s*[:=]\s*[\"']?basic\s+(?=[a-z0-9+/]{{0,255}}[0-9+/=])[a-z0-9+/]{{6,}}={{0,2}}"
@@ -88,7 +131,7 @@ _AUTHORIZATION = (
 )
 
 SECRET_KINDS: tuple[SecretKind, ...] = (
-    _kind("PEM private key", _PEM, "private key-----", "private key block-----"),
+    _kind("PEM private key", _PEM, "-----begin"),
     _kind("PEM private key", _SSH2, "---- begin ssh2"),
     _kind("PuTTY private key", _PPK, "putty-user-key-file-"),
     _token_kind("Anthropic API key", rf"{_at('sk-ant-')}[A-Za-z0-9_\-]{{20,}}", "sk-ant-"),
@@ -182,4 +225,21 @@ SECRET_KINDS: tuple[SecretKind, ...] = (
         for name, option in _PROGRAMS
     ),
     gated_kind("password on a command line", _OPENSSL_PASS, _OPTION, "pass:"),
+    _kind("password on a command line", _POSITIONAL, "http-basic."),
+    folded_kind("password on a command line", _NET_USE, "net use"),
+    folded_kind("password on a command line", _SQLPLUS, "sqlplus"),
+    gated_kind("password on a command line", _PIPED, ("|",), "secret ", "-stdin", "chpasswd", ignore_case=True),
+    folded_kind("password assignment", _SECURE_STRING, "convertto-securestring"),
+    gated_kind("password assignment", _CREDENTIAL_CALL, ("(",), "credential", "getconnection", "login(", "auth(",
+               ignore_case=True),
+    folded_kind("password assignment", _PGPASS, ":5432:"),
+    folded_kind("secret assignment", _RECOVERY, "recovery code", "backup code"),
+    _kind("Braintree token", r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}", "access_token$"),
+    _token_kind("New Relic license key", r"[0-9a-f](?<![A-Za-z0-9_][0-9a-f])[0-9a-f]{35}NRAL\b", "nral"),
+    SecretKind("Asana token", r"[0-9](?<![0-9/][0-9])/[0-9]{16}/[0-9]{16}:[0-9a-f]{32}\b", (":",),
+               screen=r"/[0-9]{16}:[0-9a-f]{32}"),
+    SecretKind("Ably key", r"[A-Za-z0-9_\-](?<![A-Za-z0-9_\-.][A-Za-z0-9_\-])[A-Za-z0-9_\-]{5}\.[A-Za-z0-9_\-]{6}:"
+               r"[A-Za-z0-9_\-+/=]{40,}", (":",), screen=r"\.[A-Za-z0-9_\-]{6}:[A-Za-z0-9_\-+/=]{40}"),
+    _token_kind("webhook URL", r"hooks\.zapier\.com/hooks/catch/[0-9]+/[a-z0-9]+", "hooks.zapier"),
+    _token_kind("NATS nkey seed", rf"{_at('S')}[UAONCXP][A-Z2-7]{{56}}\b", "su", "sa", "so", "sn", "sc", "sx", "sp"),
 )  # fmt: skip

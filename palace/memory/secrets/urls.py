@@ -19,7 +19,8 @@ _TOKEN_PARAMS = frozenset(
     (
         "token", "access_token", "refresh_token", "id_token", "auth", "auth_token", "authtoken", "apikey", "api_key",
         "api-key", "key", "secret", "client_secret", "password", "pass", "pwd", "passwd", "code", "private_token",
-        "access_key", "secret_key", "subscription-key", "x-api-key", "jwt", "bearer", "session_token", "sas"
+        "access_key", "secret_key", "subscription-key", "x-api-key", "jwt", "bearer", "session_token", "sas", "appid",
+        "app_key", "appkey", "apitoken", "api_token", "private_key", "license_key", "session", "sessionid", "sid"
     )
 )  # fmt: skip
 _HOOK_SEGMENTS = frozenset(
@@ -67,8 +68,10 @@ def _path_hits(start: int, path: str, host: str) -> Iterator[Hit]:
     """Random path segments after a webhook's segment (`/hooks/`, `/webhooks/<id>/`) or a keyword segment."""
     hook = host.lower().startswith(("hooks.", "hook."))
     named = False
+    segments = path.split("/")
+    last = len(segments) - 1 - (segments[-1] == "")  # the last segment (a trailing `/` aside)
     at = start
-    for segment in path.split("/"):
+    for index, segment in enumerate(segments):
         for piece in segment.split("@"):
             lower = piece.lower()
             if len(piece) >= 16 and (hook or named) and shape.looks_random(piece, hex_ok=True):
@@ -76,6 +79,10 @@ def _path_hits(start: int, path: str, host: str) -> Iterator[Hit]:
             at += len(piece) + 1
             hook = hook or lower in _HOOK_SEGMENTS
             named = lower in ("key", "token", "secret", "apikey", "api_key", "access_token")
+            # an RPC endpoint's key is its last segment, right after the API version (`/v2/<key>`, `/v3/<key>`)
+            named = named or (
+                index + 1 == last and _re(r"v[0-9]{1,2}").fullmatch(lower) is not None and len(segments[last]) >= 24
+            )
         # the `/` is counted in the loop above as the `@` would have been
 
 
@@ -94,11 +101,11 @@ def _query_hits(start: int, query: str) -> Iterator[Hit]:
 
 def may_hold(value: str, at: int) -> bool:
     """Whether url_hits may find something in a URL (value, with `://` at at): a userinfo, a query value of
-    16+ characters, a webhook's or a keyword's path segment."""
+    16+ characters, a webhook's or a keyword's path segment, a long segment after an API version."""
     path = _re(r"[/?#]").search(value, at + 3)
     if "@" in value[at + 3 : path.start() if path else len(value)]:
         return True
-    if _re(r"=[^&;#]{16}").search(value):
+    if _re(r"=[^&;#]{16}").search(value) or _re(r"/v[0-9]{1,2}/[^/?#]{24}").search(value):
         return True
     lower = value.lower()
     return any(word in lower for word in ("hook", "bot", "trigger", "key", "token", "secret"))

@@ -63,7 +63,8 @@ def _hinted(lower: str) -> bool:
 
 def candidate_runs(lower: str) -> list[tuple[int, int]]:
     """Spans of the runs of short words where a seed phrase may be (a superset of seed_runs's)."""
-    if lower.count(" ") + lower.count("\n") + lower.count(",") < SEED_WORDS - 1:  # too few words
+    spaces = lower.count(" ")  # (most texts have enough spaces: the other counts only when they do not)
+    if spaces < SEED_WORDS - 1 and spaces + lower.count("\n") + lower.count(",") < SEED_WORDS - 1:  # too few words
         return []
     seed, line, _, _ = _patterns()
     pattern = seed if _hinted(lower) else line
