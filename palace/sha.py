@@ -39,6 +39,39 @@ def _big(data: bytes) -> str:
     return digest
 
 
+_fingerprints: list[tuple[bytes, str]] = []
+
+
+def fingerprint(data: bytes) -> str:
+    """A cheap fingerprint of a version of one of palace's files: its length and CRC-32 (`c<length>-<crc>`).
+
+    It tells versions of the user's own file apart (undo checks that memories.md is still the one a change
+    left, then that the text it puts back is the one before), not an adversary's: an accidental edit of the
+    same length and CRC is one in four billion, and both checks would have to pass. It is 3-4x faster than
+    sha256 (2 ms at 4 MB) and loads no OpenSSL (2 ms of a short command)."""
+    import zlib
+
+    if len(data) >= _REMEMBERED:
+        with _recent_lock:
+            for seen, known in reversed(_fingerprints):
+                if seen is data:
+                    return known
+    found = f"c{len(data)}-{zlib.crc32(data):08x}"
+    if len(data) >= _REMEMBERED:
+        with _recent_lock:
+            _fingerprints.append((data, found))
+            del _fingerprints[:-_RECENT]
+    return found
+
+
+def fingerprint_matches(data: bytes, recorded: str) -> bool:
+    """Whether data is the version a fingerprint was taken of (a record from before fingerprints holds 32 hex
+    digits of its sha256)."""
+    if "-" in recorded:
+        return fingerprint(data) == recorded
+    return sha256_hex(data)[:32] == recorded
+
+
 def long_lived() -> None:
     """This process will hash many times: load hashlib now, while the user types."""
     import hashlib  # noqa: F401

@@ -213,3 +213,25 @@ def test_review_accept_then_undo_from_the_command_line_keeps_the_fact_in_a_git_p
     assert [p.content for p in queue.pending()] == ["Uses fish as the login shell"]
     log = run_cli("log").stdout
     assert "undo" in log
+
+
+def test_an_undo_record_from_before_fingerprints_still_undoes(
+    palace: tuple[Path, Day, MemoryStore, ReviewQueue],
+) -> None:
+    # Records written by an older palace name the file's versions by 32 hex digits of their sha256.
+    import hashlib
+    import json
+
+    home, _day, store, _queue = palace
+    before = store.read_bytes()
+    store.save("Preferences/editors", "Uses helix")
+    after = store.read_bytes()
+    log = PalacePaths(home).index / "undo.jsonl"
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    for record in records:
+        if record.get("after", "").startswith("c"):
+            record.update(before=hashlib.sha256(before).hexdigest()[:32], after=hashlib.sha256(after).hexdigest()[:32])
+            del record["change"]
+    log.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert undo_last(store, home).startswith("Undone:")
+    assert store.read_bytes() == before

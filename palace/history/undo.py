@@ -28,7 +28,7 @@ from palace.memory.change import Change
 from palace.memory.files import atomic_write
 from palace.memory.parse import common_prefix, common_suffix
 from palace.paths import MEMORIES, PalacePaths
-from palace.sha import sha256_hex
+from palace.sha import fingerprint, fingerprint_matches
 
 UNDO_PREFIX = "memory: undo "
 UNDO_DEPTH = 10  # undo records kept (newest last)
@@ -37,8 +37,8 @@ _MAX_CHUNK = 1 << 24  # a change that replaced more than this (16 MB) is not kep
 
 
 def digest(data: bytes) -> str:
-    """A fingerprint of the file's bytes (sha256: hardware-accelerated on most machines, the fastest here)."""
-    return sha256_hex(data)[:32]
+    """A fingerprint of the file's bytes (palace/sha.py: its length and CRC-32)."""
+    return fingerprint(data)
 
 
 @dataclass
@@ -67,7 +67,7 @@ class UndoRecord:
     def revert(self, current: bytes) -> bytes:
         """The file as it was before the change, from the file as the change left it."""
         restored = current[: self.head] + self.old + current[len(current) - self.tail :]
-        if digest(restored) != self.before:
+        if not fingerprint_matches(restored, self.before):
             raise UndoError("the undo record does not fit memories.md (nothing undone); see `palace log`")
         return restored
 
@@ -200,9 +200,10 @@ class UndoStack:
         """An undo write (before -> after) consumes the newest record it reverses."""
         with self.locked():
             records = self.load()
-            if records and records[-1].after == digest(before) and records[-1].before == digest(after):
-                self._append({"undone": records[-1].id})
-                self.changes.undone(records[-1].id)
+            top = records[-1] if records else None
+            if top is not None and fingerprint_matches(before, top.after) and fingerprint_matches(after, top.before):
+                self._append({"undone": top.id})
+                self.changes.undone(top.id)
 
     def top(self) -> UndoRecord | None:
         with self.locked():
@@ -305,7 +306,7 @@ def undo_last(store: _RestoringStore, home: Path) -> str:
         record = None
     current = store.read_bytes()
     if record is not None:
-        if digest(current) != record.after:
+        if not fingerprint_matches(current, record.after):
             raise UndoError(_CHANGED_SINCE)
         unplaced = store.restore(
             current, record.revert(current), message=UNDO_PREFIX + _short(record.message), change=record.change

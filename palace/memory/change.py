@@ -12,14 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from palace.sha import sha256_hex
+from palace.sha import fingerprint, fingerprint_matches
 
 _CONTEXT = 160  # bytes kept before an edit, to find its place again in a file edited since
 
 
 def digest(data: bytes | None) -> str:
-    """A fingerprint of a side file's bytes ("-" when it does not exist)."""
-    return "-" if data is None else sha256_hex(data)[:32]
+    """A fingerprint of a side file's bytes (palace/sha.py; "-" when it does not exist)."""
+    return "-" if data is None else fingerprint(data)
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,9 @@ class SideEdit:
     def revert(self, current: bytes | None) -> bytes | None:
         """The file with this edit taken back (None: no file, as before the edit); ValueError when the file
         changed since in a way that hides where the edit was."""
-        if digest(current) == self.after:
+        if (current is None and self.after == "-") or (
+            current is not None and fingerprint_matches(current, self.after)
+        ):
             if self.before == "-":
                 return None
             data = current or b""
