@@ -20,7 +20,7 @@ size of that text ("bytes"), per part, language and kind of question.
 the questions that word things differently from their evidence (paraphrase).
 
 4. The same for the second held-out chatty set (chatty_held2.py; 10 conversations, 214 questions, written
-for measuring only), skipped with --tune-only.
+for measuring only) and the third (chatty_held3.py; 8 conversations), skipped with --tune-only.
 
 --ablate also reruns 2 and 3 with parts switched off (a Tuning passed in: RecallIndex(home, tuning=...)).
 --misses N shows N questions of the tuning parts whose answer the text does not bear (the held-out parts are
@@ -43,7 +43,7 @@ sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent))
 
 from palace.recall.tuning import DEFAULT  # noqa: E402
-from recall_eval import chatty, chatty_held2, convo_eval  # noqa: E402
+from recall_eval import chatty, chatty_held2, chatty_held3, convo_eval  # noqa: E402
 from recall_eval.convo import Conversation  # noqa: E402
 from recall_eval.harness import (  # noqa: E402
     ZH,
@@ -164,6 +164,7 @@ def main() -> int:
         talks = convo_eval.run(home / "conversations")
         chats = convo_eval.run(home / "chatty", chatty.conversations())
         held2 = [] if args.tune_only else convo_eval.run(home / "held2", chatty_held2.conversations())
+        held3 = [] if args.tune_only else convo_eval.run(home / "held3", chatty_held3.conversations())
         talk_ablations = convo_ablate(home / "ablations") if args.ablate else []
         chat_ablations = convo_ablate(home / "chatty-ablations", chatty.conversations) if args.ablate else []
     zh = sum(1 for q, _k in QUESTIONS if ZH.search(q))
@@ -187,6 +188,8 @@ def main() -> int:
     print_convo(chats, chat_ablations, "chatty eval", CHATTY_KINDS, parts)
     if held2:
         print_convo(held2, [], "chatty eval, second held-out set", CHATTY_KINDS, (chatty_held2.PART,))
+    if held3:
+        print_convo(held3, [], "chatty eval, third held-out set", CHATTY_KINDS, (chatty_held3.PART,))
     # Misses of the tuning parts only: the held-out parts are measured, never looked into.
     for outcome in [o for o in [*talks, *chats] if o.convo.part == "tune" and not o.bearing][: args.misses]:
         print(convo_eval.miss_report(outcome))
