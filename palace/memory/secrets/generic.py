@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from palace.memory.secrets import blocks, named, shape, urls, words
+from palace.memory.secrets import blocks, named, shape, stems, urls, words
 from palace.memory.secrets.scan import (
     API_TOKEN,
     BASIC,
@@ -192,6 +192,7 @@ def screen(text: str) -> Iterator[tuple[int, int]]:
     if '"kty"' in text:
         yield from (m.span() for m in _re(_JWK_MEMBER).finditer(text))
     yield from ((hit.start, hit.end) for hit in named.labelled(scan))
+    yield from ((hit.start, hit.end) for hit in stems.hits(scan))
     yield from words.candidate_runs(scan.lower())
 
 
@@ -260,6 +261,7 @@ def find(
     if "://" in text:
         hits += urls.url_hits(scan)
     hits += named.labelled(scan)
+    hits += stems.hits(scan)
     if '"kty"' in text:
         hits += (Hit(*m.span(1), JWK) for m in _re(_JWK_MEMBER).finditer(text))
     hits += (Hit(a, b, SEED) for a, b in words.seed_runs(scan.lower()))

@@ -29,7 +29,7 @@ _SECRET_WORDS = (
 )  # fmt: skip
 _WEAK_WORDS = ("key", "auth", "sig", "signature", "cle", "session")
 # Words around a keyword that make it name something else: `public key`, `key_id`, `token budget`.
-_NOT_BEFORE = frozenset(
+NOT_BEFORE = frozenset(
     (
         "public", "pub", "publishable", "primary", "foreign", "sort", "partition", "idempotency", "cache", "hot",
         "host", "page", "next", "continuation", "sync", "csrf", "license", "composite", "unique"
@@ -85,7 +85,7 @@ def word_bounded(text: str, start: int, end: int) -> bool:
 def qualified_away(text: str, start: int, end: int) -> bool:
     """A word beside the keyword makes it name something else (`public key`, `key_id`, `token budget`)."""
     before = _re(r"([A-Za-z]+)[ _\-.]?$").search(text, max(0, start - 24), start)
-    if before and before.group(1).lower() in _NOT_BEFORE:
+    if before and before.group(1).lower() in NOT_BEFORE:
         return True
     after = _re(r"(?:[_\-.]?([A-Za-z][a-z]*|[A-Z]+(?![a-z])))+").match(text, end)
     secret = text[start:end].lower() == "secret"  # a `secret_id` is one (Vault's), a `key_id` is not
@@ -158,7 +158,7 @@ def keyword_after(text: str, value_end: int) -> bool:
         if rest is not None:
             after = rest.end()
             bounded = after >= len(tail) or not tail[after].isalpha() or tail[after] == "s"
-            return bounded and tail[match.end() : at].strip() not in _NOT_BEFORE  # "is the publishable key"
+            return bounded and tail[match.end() : at].strip() not in NOT_BEFORE  # "is the publishable key"
     return False
 
 

@@ -35,9 +35,9 @@ _V = r"[!-+\--:<-~]"
 _SYMBOL = r"[\d!#$%&*+/<=>?@^_|~]"
 # A symbol counts where a character follows it: "vergessen?" ends a question, it is no password.
 _SECRETISH = rf"(?={_V}{{3}})(?:{_V}*(?:\d|{_SYMBOL}(?={_V})){_V}*|(?:[a-z0-9]+-){{2,}}[a-z0-9]+)"
-# With no separator but a space (`smtp password Ab12#x`), a letter and a digit or a symbol other than `_`, `.`
-# and `-` (`password max_tokens` is not one).
-_STRONG_VALUE = rf"(?={_V}{{6}})(?={_V}*[a-z])(?={_V}*(?:\d|[!#$%&*+/<=>?@^|~](?={_V}))){_V}+"
+# With no separator but a space (`smtp password Ab12#x`), a letter and a digit or a symbol other than `_`, `.`,
+# `-` and `/` (`password max_tokens` is not one, nor a path: `-field=password secret/db`).
+_STRONG_VALUE = rf"(?={_V}{{6}})(?={_V}*[a-z])(?={_V}*(?:\d|[!#$%&*+<=>?@^|~](?={_V}))){_V}+"
 _QUOTED = r"[\"'`][^\"'`\s]{3,}[\"'`]"
 _STOP = (
     r"(?!(?:required|optional|none|null|empty|hidden|unknown|unset|missing|invalid|incorrect|wrong|ok|yes|no|true"
@@ -54,10 +54,10 @@ _FOR = (
     r"[ \t]+[^\n:=：.,;!?]{1,40}?)?"
 )
 _COPULA = (
-    r"(?:is|was|are|to|lautet|ist|auf|est|c'est|en|à|es|será|a|é|e|è|sarà|это|—|-|->|=>)"
+    r"(?:is|was|are|to|it's|it is|that's|lautet|ist|auf|est|c'est|en|à|es|será|a|é|e|è|sarà|это|—|-|->|=>)"
     r"(?:[ \t]+(?:now|still|just|actually|currently|also|probably|always))?"  # "the password is now ..."
 )
-_PROSE = rf"{_FOR}[ \t]+{_COPULA}[ \t]+{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH})"
+_PROSE = rf"{_FOR}\??[ \t]+{_COPULA}[ \t]+{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH})"
 # "Le mot de passe Wi-Fi : ...", "password (prod): ...": a word or two may name what it opens before `:`.
 _QUALIFIER = r"(?:[ \t]+[^\s:=：]{1,20}){1,2}"
 _QUALIFIED_COLON = rf"(?:{_FOR}{_COLON}|{_QUALIFIER}[ \t]*[:：][ \t]*{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH}))"
@@ -99,7 +99,7 @@ _KEY = (
     rf"|{_ARGUMENTS})"
 )
 # In Chinese, Japanese and Korean the value follows the keyword with a particle or a colon between.
-_CJK_SEP = r"[ \t]*(?:[:：=]|是|为|為|は|が|는|은)[ \t]*"
+_CJK_SEP = r"[ \t]*(?:(?:是|为|為|は|が|는|은)[ \t]*[:：=]?|[:：=])[ \t]*"  # also a particle then a colon
 _CJK = rf"{_CJK_SEP}{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH})"
 # Or a few words between: in Chinese, a verb ending in a copula or a particle ("口令改成了 ...", "密码已经设置为
 # ..."); elsewhere up to four words, each standing between spaces ("hasło do serwera to ...", "کلمه عبور سرور
@@ -113,7 +113,7 @@ _WORDS_THEN_VALUE = (
 _CJK_KEYWORDS = (("密码", "密碼", "口令"), ("パスワード", "暗証番号"), ("비밀번호", "암호"))
 # The word for password in other languages (those not in _PASSWORD_KEYWORDS), each followed as above.
 _WORLD_KEYWORDS = (
-    "wachtwoord", "hasło", "şifresi", "şifre", "lösenord", "passord", "jelszó", "лозинка", "κωδικός",
+    "clave", "chiave", "wachtwoord", "hasło", "şifresi", "şifre", "lösenord", "passord", "jelszó", "лозинка", "κωδικός",
     "סיסמה", "סיסמא", "كلمة المرور", "كلمة السر", "رمز عبور",
     "کلمه عبور", "पासवर्ड", "รหัสผ่าน", "mật khẩu",
 )  # fmt: skip

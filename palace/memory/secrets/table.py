@@ -104,12 +104,12 @@ _PIPED = (
     r"(?:secret[ \t]+(?:create|set)|--password-stdin|chpasswd|passwd[ \t]+--stdin|--stdin-password)"
 )
 _SECURE_STRING = r"convertto-securestring[ \t]+(?:-string[ \t]+)?(?:'[^'\n]{3,}'|\"[^\"\n$]{3,}\")"
-# A call that takes a user and a password as its last two literal arguments: `new NetworkCredential("u", "pw")`,
-# `DriverManager.getConnection(url, "sa", "pw")`, `smtp.login("me", "pw")`.
+# A call that takes a user and a password as two literal arguments in a row: `new NetworkCredential("u", "pw")`,
+# `DriverManager.getConnection(url, "sa", "pw")`, `smtp.login("me", "pw")`, any `...connect(..., "u", "pw", ...)`.
 _CALL_PASSWORD = r"(?=[^\"'\n]{0,63}[0-9!#$%&*+=?@^~])(?=[^\"'\n]{0,63}[a-z])[^\"'\s]{6,64}"
 _CREDENTIAL_CALL = (
-    r"(?:credentials?|getconnection|login|auth)\([^()\n]{0,80}?[\"'][^\"'\n]{1,64}[\"'][ \t]*,"
-    rf"[ \t]*(?:\"{_CALL_PASSWORD}\"|'{_CALL_PASSWORD}')[ \t]*\)"
+    r"(?:credentials?|getconnection|login|auth|connect)\([^()\n]{0,80}?[\"'][^\"'\n]{1,64}[\"'][ \t]*,"
+    rf"[ \t]*(?:\"{_CALL_PASSWORD}\"|'{_CALL_PASSWORD}')[ \t]*[,)]"
 )
 # A .pgpass line, `host:port:database:user:password`, alone on its line.
 _PGPASS = r"(?<![^\n \t])[a-z0-9.\-*]+:5432:[^\s:]+:[^\s:]+:(?!\*?(?:\s|$))[^\s]{4,}(?![^\n])"
@@ -231,7 +231,7 @@ SECRET_KINDS: tuple[SecretKind, ...] = (
     gated_kind("password on a command line", _PIPED, ("|",), "secret ", "-stdin", "chpasswd", ignore_case=True),
     folded_kind("password assignment", _SECURE_STRING, "convertto-securestring"),
     gated_kind("password assignment", _CREDENTIAL_CALL, ("(",), "credential", "getconnection", "login(", "auth(",
-               ignore_case=True),
+               "connect(", ignore_case=True),
     folded_kind("password assignment", _PGPASS, ":5432:"),
     folded_kind("secret assignment", _RECOVERY, "recovery code", "backup code"),
     _kind("Braintree token", r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}", "access_token$"),
