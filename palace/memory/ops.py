@@ -372,12 +372,12 @@ def insert(doc: Document, path: MemoryPath, text: str, day: str, until: str | No
         tries += [(last.end, [line], []), (last.end, ["", line], []), (last.start, [line], [])]
     elif rooms:
         section = rooms[-1]
-        at = _last_text_line(doc, section.heading.line, section.end)
+        at = last_text_line(doc, section.heading.line, section.end)
         after = section.heading.end
         tries += [(at, [line], []), (at, ["", line], []), (after, [line], []), (after, [line, ""], [])]
     elif halls:
         section = halls[-1]
-        at = _last_text_line(doc, section.heading.line, section.end)
+        at = last_text_line(doc, section.heading.line, section.end)
         after = section.heading.end
         tries += [
             (at, ["", room_head, line], [room_sig]),
@@ -386,7 +386,7 @@ def insert(doc: Document, path: MemoryPath, text: str, day: str, until: str | No
         ]
     elif wings:
         section = wings[-1]
-        at = _last_text_line(doc, section.heading.line, section.end)
+        at = last_text_line(doc, section.heading.line, section.end)
         block = ["", hall_head, "", room_head, line]
         after = section.heading.end
         tries += [
@@ -411,7 +411,7 @@ def insert(doc: Document, path: MemoryPath, text: str, day: str, until: str | No
     raise _blocked(doc, tries[0][0], path)
 
 
-def _last_text_line(doc: Document, start: int, end: int) -> int:
+def last_text_line(doc: Document, start: int, end: int) -> int:
     """The index just after the last non-blank line in [start, end)."""
     at = end
     while at > start + 1 and not doc.lines[at - 1].strip():

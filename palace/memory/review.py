@@ -23,7 +23,7 @@ from palace.memory.document import Document, Kind, SectionSig, entry_line
 from palace.memory.files import atomic_write
 from palace.memory.halls import Hall, MemoryPath
 from palace.memory.keys import normalise
-from palace.memory.ops import ChangeResult
+from palace.memory.ops import ChangeResult, last_text_line
 from palace.memory.secrets import find_secret
 from palace.memory.sidefile import SEPARATOR, Item, SideFile
 from palace.memory.store import MemoryStore
@@ -278,14 +278,6 @@ _Edit = tuple[int, int, list[str]]  # (the line before which they go, what they 
 _EntrySig = tuple[str | None, Hall | None, str | None, str]
 
 
-def _last_text_line(doc: Document, start: int, end: int) -> int:
-    """The index just after the last non-blank line in [start, end) (as ops.insert places things)."""
-    at = end
-    while at > start + 1 and not doc.lines[at - 1].strip():
-        at -= 1
-    return at
-
-
 @dataclass
 class _Tree:
     """What has to be created, in the order first named: rooms under halls under wings."""
@@ -337,14 +329,14 @@ def _placed(doc: Document, items: list[tuple[MemoryPath, str]], day: str) -> tup
         if entries:
             edits.append((entries[-1].end, 0, lines))
         elif rooms:
-            edits.append((_last_text_line(doc, rooms[-1].heading.line, rooms[-1].end), 0, lines))
+            edits.append((last_text_line(doc, rooms[-1].heading.line, rooms[-1].end), 0, lines))
         else:
             tree.rooms.setdefault((path.wing_key, path.hall.value), {})[path.room] = (path, lines)
     for wing, hall in list(tree.rooms):
         path = next(iter(tree.rooms[(wing, hall)].values()))[0]
         halls = doc.hall_sections(path.wing, path.hall)
         if halls:
-            at = _last_text_line(doc, halls[-1].heading.line, halls[-1].end)
+            at = last_text_line(doc, halls[-1].heading.line, halls[-1].end)
             edits.append((at, 1, tree.room_lines((wing, hall))))
         else:
             tree.new_hall(wing, hall, path)
@@ -362,7 +354,7 @@ def _wings(doc: Document, tree: _Tree, edits: list[_Edit]) -> list[str]:
             continue
         sections = doc.wing_sections(path.wing)
         if sections:
-            at = _last_text_line(doc, sections[-1].heading.line, sections[-1].end)
+            at = last_text_line(doc, sections[-1].heading.line, sections[-1].end)
             edits.append((at, 2, tree.hall_lines(wing)))
         else:
             tail += ["", f"## {path.wing}", *tree.hall_lines(wing)]
