@@ -9,7 +9,8 @@ each written before that round's rules) is only measured: keep it out of tests/ 
 blind part (held_out_blind.py) was written in the second round after two of held_out_formats.py's look-alikes
 were seen by accident, so that one measure stayed blind. held_out_blind2.py (issue 22) was written blind in the
 third round and then tuned on; held_out_blind3.py was written after that round's rules, its unseen measure;
-held_out_blind4.py was written before the fourth round's rules and is only reported, never tuned on."""
+held_out_blind4.py was written before the fourth round's rules and reported, then tuned on in the fifth;
+held_out_blind5.py was written before the fifth round's rules and is only reported, never tuned on."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from .held_out_blind import blind_lookalikes, blind_secrets
 from .held_out_blind2 import blind2_lookalikes, blind2_secrets
 from .held_out_blind3 import blind3_lookalikes, blind3_secrets
 from .held_out_blind4 import blind4_lookalikes, blind4_secrets
+from .held_out_blind5 import blind5_lookalikes, blind5_secrets
 from .held_out_formats import held_out_format_lookalikes, held_out_format_secrets
 from .lookalikes import lookalike_cases
 
@@ -41,6 +43,8 @@ BLIND3_SECRETS: tuple[Case, ...] = tuple(blind3_secrets(Gen(SEED + 12)))
 BLIND3_LOOKALIKES: tuple[Case, ...] = tuple(blind3_lookalikes(Gen(SEED + 13)))
 BLIND4_SECRETS: tuple[Case, ...] = tuple(blind4_secrets(Gen(SEED + 14)))
 BLIND4_LOOKALIKES: tuple[Case, ...] = tuple(blind4_lookalikes(Gen(SEED + 15)))
+BLIND5_SECRETS: tuple[Case, ...] = tuple(blind5_secrets(Gen(SEED + 16)))
+BLIND5_LOOKALIKES: tuple[Case, ...] = tuple(blind5_lookalikes(Gen(SEED + 17)))
 SECRETS: tuple[Case, ...] = (
     *TUNING_SECRETS,
     *HELD_OUT_SECRETS,
@@ -48,6 +52,7 @@ SECRETS: tuple[Case, ...] = (
     *BLIND2_SECRETS,
     *BLIND3_SECRETS,
     *BLIND4_SECRETS,
+    *BLIND5_SECRETS,
 )
 LOOKALIKES: tuple[Case, ...] = (
     *TUNING_LOOKALIKES,
@@ -56,6 +61,7 @@ LOOKALIKES: tuple[Case, ...] = (
     *BLIND2_LOOKALIKES,
     *BLIND3_LOOKALIKES,
     *BLIND4_LOOKALIKES,
+    *BLIND5_LOOKALIKES,
 )
 FORMATS: tuple[str, ...] = tuple(dict.fromkeys(case.vendor for case in SECRETS))
 
@@ -66,6 +72,8 @@ __all__ = [
     "BLIND3_SECRETS",
     "BLIND4_LOOKALIKES",
     "BLIND4_SECRETS",
+    "BLIND5_LOOKALIKES",
+    "BLIND5_SECRETS",
     "BLIND_LOOKALIKES",
     "BLIND_SECRETS",
     "FORMATS",

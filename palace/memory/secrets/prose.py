@@ -19,12 +19,13 @@ class _Keyword(NamedTuple):
     screen: str | None = None  # the pattern without its zero-width assertion about what comes before
 
 
-def _keyword(first: str, rest: str = "", glued: str = "") -> _Keyword:
+def _keyword(first: str, rest: str = "", glued: str = "", not_after: str = "") -> _Keyword:
     """A keyword starting with the literal first: at the start of a word (`db_password`, `MY_API_KEY`), or
     glued to a word when glued follows (`PGPASSWORD=`), but not starting one (`password_min_length`)."""
     left = rf"(?<![a-z0-9]{first})" + (rf"|(?={glued})" if glued else "")
     end = r"[0-9]?(?![a-z0-9_])"
-    return _Keyword(rf"{first}(?:{left}){rest}{end}", (first,), f"{first}{rest}{end}")
+    before = rf"(?<!{not_after}{first})" if not_after else ""
+    return _Keyword(rf"{first}{before}(?:{left}){rest}{end}", (first,), f"{first}{rest}{end}")
 
 
 # A value: printable ASCII but space, `,` and `;`. After `=` it may be anything but a placeholder, a boolean or
@@ -34,7 +35,11 @@ def _keyword(first: str, rest: str = "", glued: str = "") -> _Keyword:
 _V = r"[!-+\--:<-~]"
 _SYMBOL = r"[\d!#$%&*+/<=>?@^_|~]"
 # A symbol counts where a character follows it: "vergessen?" ends a question, it is no password.
-_SECRETISH = rf"(?={_V}{{3}})(?:{_V}*(?:\d|{_SYMBOL}(?={_V})){_V}*|(?:[a-z0-9]+-){{2,}}[a-z0-9]+)"
+# Or 12+ letters and digits ending in a symbol ("... é LdVhHzzXZkEr#"): no word that long ends a sentence so.
+_SECRETISH = (
+    rf"(?={_V}{{3}})(?:{_V}*(?:\d|{_SYMBOL}(?={_V})){_V}*|(?:[a-z0-9]+-){{2,}}[a-z0-9]+"
+    r"|[a-z0-9]{12,}[!#$%&*+<=>?@^|~](?![!-~]))"
+)
 # With no separator but a space (`smtp password Ab12#x`), a letter and a digit or a symbol other than `_`, `.`,
 # `-` and `/` (`password max_tokens` is not one, nor a path: `-field=password secret/db`).
 _STRONG_VALUE = rf"(?={_V}{{6}})(?={_V}*[a-z])(?={_V}*(?:\d|[!#$%&*+<=>?@^|~](?={_V}))){_V}+"
@@ -47,15 +52,25 @@ _STOP = (
 _LAST = rf"{_STOP}{_V}{{3,}}(?=[ \t.!?。！？]*(?:\r?\n|$))"  # the last word of its line
 _NOT_TRIVIAL = r"(?!(?:true|false|yes|no|on|off|none|null|nil|[0-9]{1,5})(?![!-~]))"
 _EQ = rf"{_Q}[ \t]*(?::=|=>|=)[ \t]*{_Q}{_PLACEHOLDER}{_NOT_TRIVIAL}{_V}{{3,}}"
-_COLON = rf"{_Q}[ \t]*[:：][ \t]*{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH}|{_LAST})"
+# (`${DB_PASSWORD:?must be set}`, `${X:-...}`: a shell expansion's operator glued to the colon.)
+_COLON = rf"{_Q}[ \t]*[:：](?![?+=\-])[ \t]*{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH}|{_LAST})"
 # "for the NAS", "für den Router", "du compte", "del servidor", "do banco", "от сервера": what it opens.
 _FOR = (
     r"(?:[ \t]+(?:for|of|to|on|at|from|with|für|fur|vom|von|zum|zur|de|du|del|des|da|do|della|dello|dla|для|от)"
     r"[ \t]+[^\n:=：.,;!?]{1,40}?)?"
 )
+_NOW = r"now|still|just|actually|currently|also|probably|always|maintenant|jetzt|nun|ahora|agora|ora|теперь"
+# "changed to", "rotated, it is", "geändert auf", "cambiada a", "alterada para", "changé en", "изменён на".
+_CHANGED = (
+    r"(?:(?:got|been|was|has been|wurde|ist|fue|ha sido|foi|a été|è stata|è stato|был|была)[ \t]+)?"
+    r"(?:changed|rotated|reset|updated|set|geändert|cambiad[oa]|alterad[oa]|changé|modifié|cambiat[oa]|изменён|изменен)"
+    r"(?:[ \t]+(?:to|auf|zu|a|para|en|à|in|на)|,[ \t]+(?:it's|it is|now))"
+)
 _COPULA = (
-    r"(?:is|was|are|to|it's|it is|that's|lautet|ist|auf|est|c'est|en|à|es|será|a|é|e|è|sarà|это|—|-|->|=>)"
-    r"(?:[ \t]+(?:now|still|just|actually|currently|also|probably|always))?"  # "the password is now ..."
+    rf"(?:(?:{_NOW})[ \t]+)?"  # "ahora es", "jetzt ist"
+    rf"(?:{_CHANGED}|is|was|are|to|it's|it is|that's|lautet|ist|auf|est|c'est|en|à|es|será|a|é|e|è|sarà|это|теперь"
+    r"|—|-|->|=>)"
+    rf"(?:[ \t]+(?:{_NOW}))?"  # "the password is now ...", "est maintenant ..."
 )
 _PROSE = rf"{_FOR}\??[ \t]+{_COPULA}[ \t]+{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH})"
 # "Le mot de passe Wi-Fi : ...", "password (prod): ...": a word or two may name what it opens before `:`.
@@ -75,7 +90,9 @@ _PASSWORD_KEYWORDS = (
         ("wifi code", "wi-fi code", "access code", "door code"),
     ),
     # glued to the word before (`rootPassword`, `storePassword`, `PGPASSWORD`): the word's own name is enough
-    _keyword("pass", "(?:word|wd|wort|phrase|code)?", glued=r"(?:word|wd|phrase)[0-9]?(?![a-z0-9])|wort"),
+    _keyword(  # not sudoers' `NOPASSWD:` tag
+        "pass", "(?:word|wd|wort|phrase|code)?", glued=r"(?:word|wd|phrase)[0-9]?(?![a-z0-9])|wort", not_after="no"
+    ),
     _keyword("pwd", glued=r"[ \t]*="),
     _keyword("psk"),  # a pre-shared key (Wi-Fi, IPsec)
     _keyword("pw"),
@@ -106,7 +123,7 @@ _CJK = rf"{_CJK_SEP}{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH})"
 # ... است"). Then a value with a letter and a digit or a symbol, not a name (`1Password`, `v2`).
 _GLUED = r"[^\x00-\x7f\s。！？，、；：]{0,6}?"
 _LOOSE_VALUE = rf"{_Q}{_PLACEHOLDER}(?![0-9]*[a-z]+[0-9]*(?![!-~]))(?![!-~]*password)(?<![a-z0-9_\-.]){_STRONG_VALUE}"
-_CJK_LOOSE = rf"(?:{_GLUED}[为是成了到為])?[ \t]*{_LOOSE_VALUE}"
+_CJK_LOOSE = rf"(?:{_GLUED}[为是成了到為をに를을로])?[ \t]*{_LOOSE_VALUE}"  # (`パスワードを ... に変えました`)
 _WORDS_THEN_VALUE = (
     rf"{_GLUED}(?:[ \t]+[^\s:=：。！？，、；,.!?]{{1,12}}){{0,4}}?[ \t]*(?:[:：=][ \t]*)?[ \t]*{_LOOSE_VALUE}"
 )
@@ -129,7 +146,8 @@ _LOGINS = (
     ("ssh", r"(?:[ \t]+in)?"),
     ("connect", r"(?:ed)?"),
 )
-_USER_IS = r"(?![a-z0-9_])[ \t]*(?:[:=]|are|is)"  # after the word: the end of the screen
+# After the word (the end of the screen): what the credentials open, then `:`, `→`, "is" ("creds for db → u / p").
+_USER_IS = r"(?![a-z0-9_])(?:[ \t]+for[ \t]+[^\n:=→]{1,30}?)?[ \t]*(?:[:=→]|->|are|is)"
 _USER_PASSWORD = (
     rf"{_USER_IS}[ \t]*[^\s/:,]{{1,40}}(?:[ \t]*[/:,][ \t]*|[ \t]+(?:and|with|pw|pass(?:word)?)[ \t]+)"
     rf"{_PLACEHOLDER}{_STRONG_VALUE}"

@@ -23,7 +23,7 @@ URL_PASSWORD = "URL with a password"
 JWK = "JSON Web Key"
 PAIR = "secret key"
 NAMES = (URL_PASSWORD, API_TOKEN, SECRET, PASSWORD, PRIVATE_KEY, BASIC, WALLET, SEED, URL_TOKEN, WEBHOOK, JWK, PAIR)
-VERSION = "generic rules 3"  # part of each generic kind's source: a change rebuilds the recall index
+VERSION = "generic rules 4"  # part of each generic kind's source: a change rebuilds the recall index
 GENERIC_KINDS = tuple(SecretKind(name, f"(?!)(?#{VERSION})", (), generic=True) for name in NAMES)
 
 

@@ -62,7 +62,9 @@ _PLACEHOLDER_WORDS = (
 def is_placeholder(token: str) -> bool:
     """A documentation value (`YOUR_API_KEY`, `sk_live_xxxx`, `<token>`, `${TOKEN}`, `0000...`), not a key."""
     lower = token.lower()
-    if any(word in lower for word in _PLACEHOLDER_WORDS) or token[:1] in "<$%{[*":
+    if any(word in lower for word in _PLACEHOLDER_WORDS) or token[:1] in "<${[*":
+        return True
+    if token[:1] == "%" and _re(r"%(?:[A-Za-z_][A-Za-z0-9_]*%|\(|[sd]$)").match(token):  # `%DB_PASS%`, `%(pw)s`
         return True
     return len(set(lower)) <= 3 or _re(r"(.)\1{7}").search(token) is not None
 

@@ -2,7 +2,8 @@
 stem (`requirepass`, `olcRootPW`, `ldap_default_authtok`, `-storepass`, `SECRET_KEY_BASE`) before an
 assignment, an option's value or a directive's argument; `user:password@host` and `user/password@db` outside
 URLs, and `email:password`; `user:password` as an option's value; a quoted option value that looks like a
-password; a key body on the line after a line that names it a secret.
+password; Windows-style `/p:` options; a URL, a user and a secret as a command's arguments; a byte-array keypair;
+a key body on the line after a line that names it a secret.
 
 Each is anchored on a literal (a stem, `@`, `-`) that sre or str.find finds quickly, and the value must look
 like a password (three kinds of character among lower, upper, digit and symbol, not words, not a reference) or
@@ -14,7 +15,7 @@ from collections.abc import Iterator
 
 from palace.memory.secrets import named, shape
 from palace.memory.secrets.kinds import PLACEHOLDER
-from palace.memory.secrets.scan import BASIC, PASSWORD, PRIVATE_KEY, SECRET, Hit, Text
+from palace.memory.secrets.scan import BASIC, PASSWORD, PRIVATE_KEY, SECRET, WALLET, Hit, Text
 from palace.memory.secrets.scan import regex as _re
 
 # A stem, what may complete it in its part of the identifier, and whether it names a password.
@@ -25,11 +26,14 @@ _STEMS = {
     "cred": (("", "s", "ential", "entials"), False),
     "priv": (("", "key"), False),
     "key": (("", "s"), False),
+    "secret": (("", "s"), False),
+    "token": (("", "s"), False),
+    "seed": (("",), False),
 }
-# `secret` and `token` are left to named.py (a random value after them, as a word or a part of an identifier);
-# glued after another word they end up here through `auth` (`authtoken`) or not at all: each stem looked for
-# costs every message a scan, and these two are common in ordinary talk.
-_WEAK = ("auth", "key", "priv")  # such a value must be longer, or random
+# `secret`, `token` and `seed` are common in ordinary talk, but each regex starts with its stem as a literal, which
+# sre finds as fast as str.find: a message that merely mentions them pays a match attempt where they stand (a
+# screen alternating the three words would scan every position, and cost more than the three together).
+_WEAK = ("auth", "key", "priv", "secret", "token", "seed")  # such a value must be longer, or random
 # Parts that may follow the stem's part and still name the value (`SECRET_KEY_BASE`, `client-key-data`).
 _TAIL = frozenset(("base", "value", "hex", "b64", "base64", "raw", "plain", "plaintext", "str", "string", "data"))
 # Words that end in a stem but name no secret, and parts before a stem that make it name something else.
@@ -47,12 +51,19 @@ _NOT_BEFORE = named.NOT_BEFORE | frozenset(
         "site", "publishable", "rl",
     )
 )  # fmt: skip
-# After the stem: the rest of the identifier, closing quotes, a separator (or spaces), an opening quote, and a
-# value with a digit or a symbol (three kinds of character among four hold one).
-_AFTER_STEM = (
-    r"[a-z0-9]{0,12}(?:[_.\-][a-z0-9]{1,12}){0,2}[\"'\]]?"
-    r"(?:[ \t]*(?::=|=>|->|[:=])[ \t]*|[ \t]+)[\"'(]?(?=[^\s\"'(]{6})(?=[^\s\"'(]{0,80}[0-9!#$%&*+=?@^~|<>])"
+# After the stem: the rest of the identifier, closing quotes, a separator (or spaces, maybe around a type number
+# as routers write it: `password 0 <pw>`, `password 7 <pw>`), an opening quote, and a value with a digit or a
+# symbol (three kinds of character among four hold one).
+_SEPARATOR = (
+    r"[\"'\]]?"
+    r"(?:[ \t]*(?::=|=>|->|[:=])[ \t]*|[ \t]+(?:[0-9][ \t]+)?)[\"'(]?(?=[^\s\"'(]{6})"
+    r"(?=[^\s\"'(]{0,80}[0-9!#$%&*+=?@^~|<>])"
 )
+_AFTER_STEM = r"[a-z0-9]{0,12}(?:[_.\-][a-z0-9]{1,12}){0,2}" + _SEPARATOR
+# The stems common in ordinary talk take no letters glued after them (their completions are `s` at most), so
+# `tokenizer` or `seedling` fails at once.
+_AFTER_COMMON = r"s?[0-9]?(?:[_.\-][a-z0-9]{1,12}){0,2}" + _SEPARATOR
+_COMMON = frozenset(("secret", "token", "seed"))
 _SYMBOL = r"[!#$%&*+=?@^~|<>]"
 _PARTS = r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])"
 
@@ -81,7 +92,7 @@ def _value_at(text: str, start: int) -> tuple[int, int]:
         line = text.find("\n", start)
         if end >= 0 and (line < 0 or end < line):
             return start, end
-    match = _re(r"[^\s\"'`]+").match(text, start)
+    match = _re(r"[^\s\"'`]{1,256}").match(text, start)  # (bounded: a value over 200 characters is none)
     end = match.end() if match else start
     while end > start and text[end - 1] in ",;)]}>":
         end -= 1
@@ -125,8 +136,11 @@ def _qualified(text: str, start: int) -> bool:
 
 def _spaced_ok(text: str, start: int, glued: bool) -> bool:
     """A value after spaces only is the identifier's if the identifier is an option (`-storepass`), glued to a
-    word (`requirepass`), or a directive opening its line (`auth_pass`, `stats auth`)."""
+    word (`requirepass`), a subcommand that sets it (`add-authtoken`, `set_password`), or a directive opening
+    its line (`auth_pass`, `stats auth`)."""
     if glued or text[start - 1 : start] in ("-", "/"):
+        return True
+    if _re(r"(?i)(?:add|set|update|change|rotate|put|save)[_\-]").match(text, start):
         return True
     line = text.rfind("\n", 0, start) + 1
     return _re(r"[ \t]*(?:[A-Za-z_][\w.\-]*[ \t]+)?").fullmatch(text, line, start) is not None
@@ -138,7 +152,10 @@ def _stem_hits(scan: Text) -> Iterator[Hit]:
     for stem, (_, is_password) in _STEMS.items():
         if stem not in lower:
             continue
-        for match in _re(stem + _AFTER_STEM).finditer(lower):
+        skip = 0  # the end of the last value judged: a stem inside it is part of it (`token=token=...`)
+        for match in _re(stem + (_AFTER_COMMON if stem in _COMMON else _AFTER_STEM)).finditer(lower):
+            if match.start() < skip:
+                continue
             start, end = _identifier(text, match.start(), match.start() + len(stem))
             name = text[start:end]
             if not _names_secret(name, stem) or _qualified(text, start):
@@ -146,9 +163,11 @@ def _stem_hits(scan: Text) -> Iterator[Hit]:
             separator = text[end : match.end()]
             if not _re(r"[\"'\]]?[ \t]*(?::=|=>|->|[:=])").match(separator):
                 glued = _re(r"[A-Za-z0-9]").match(text, match.start() - 1) is not None if match.start() else False
-                if not _spaced_ok(text, start, glued):
+                typed = _re(r"[ \t]+[0-9][ \t]+").fullmatch(separator) is not None
+                if not typed and not _spaced_ok(text, start, glued):
                     continue
             a, b = _value_at(text, match.end())
+            skip = b
             weak = stem in _WEAK and not _re(r"pass|pw").search(name.lower())
             value = text[a:b]
             if weak and _re(r"(?:[a-z][a-z0-9]*[_.\-])+[0-9a-f]{16,}").fullmatch(value):
@@ -205,6 +224,51 @@ def _option_hits(text: str) -> Iterator[Hit]:
             yield Hit(*match.span(1), PASSWORD)
 
 
+# Windows-style options (`/p:<pw>`, `/pass:<pw>`, `/password=<pw>`) of RDP clients, `cmdkey`, `net use` and the like.
+_SLASH_OPTION = r"/(?<![^\s]/)(?:p|pw|pwd|pass|passwd|password)[:=]([\"']?)([^\s\"']{4,128})\1(?![^\s])"
+
+
+def _slash_hits(text: str) -> Iterator[Hit]:
+    """Passwords as a Windows-style option's value."""
+    for match in _re(r"(?i)" + _SLASH_OPTION).finditer(text):
+        if password_value(match.group(2), hex_ok=False):
+            yield Hit(*match.span(2), PASSWORD)
+
+
+# A command that sets a remote's credentials: a URL, then a user or access key, then a random secret as
+# positional arguments (`... alias set NAME URL ACCESS SECRET`, `... remote add URL USER SECRET`).
+_URL_USER_SECRET = r"://[^\s\"']{1,300}+[ \t]+[A-Za-z0-9._@\-]{1,64}[ \t]+([A-Za-z0-9+/_.~\-]{16,128})(?![^\s])"
+_SETS = r"(?i)(?<![a-z])(?:set|add|login|alias|config|register|remote|auth)(?![a-z])"
+
+
+def _positional_hits(scan: Text) -> Iterator[Hit]:
+    """A random secret after a URL and a user on a command line that sets or adds something."""
+    text = scan.text
+    for match in _re(_URL_USER_SECRET).finditer(text):
+        line = text[scan.line_start(match.start()) : match.start()]
+        if _re(_SETS).search(line) and shape.looks_random(match.group(1), hex_ok=False):
+            yield Hit(*match.span(1), SECRET)
+
+
+# A keypair as a JSON array of bytes (Solana's `id.json`, `Uint8Array([...])`): 32 or 64 numbers of 0-255,
+# with a word that names a key or a wallet on its line or the line before.
+_BYTES = r"\[[ \t\n]*(?:[0-9]{1,3}[ \t\n]*,[ \t\n]*){31,63}[0-9]{1,3}[ \t\n]*\]"
+_NAMES_KEY = r"(?i)key|secret|wallet|solana|id\.json|seed|signer"
+
+
+def _array_hits(scan: Text) -> Iterator[Hit]:
+    """Byte arrays of key size named as a key."""
+    text = scan.text
+    for match in _re(_BYTES).finditer(text):
+        numbers = [int(n) for n in _re(r"[0-9]+").findall(match.group(0))]
+        if len(numbers) not in (32, 64) or max(numbers) > 255 or len(set(numbers)) < len(numbers) // 2:
+            continue
+        start = scan.line_start(match.start())
+        before = text[scan.line_start(max(0, start - 1)) : match.start()]
+        if _re(_NAMES_KEY).search(before):
+            yield Hit(*match.span(), WALLET)
+
+
 # A key body alone on the line after a line that ends naming it (`... secret key`, `identity.secret:`):
 # base64, base58 or hex, maybe in `:`-separated fields, of key size.
 _NAMING_LINE = r"(?:secret|private)(?:[ _\-]?key)?|seed|priv(?:ate)?[ _\-]?key"
@@ -233,5 +297,11 @@ def hits(scan: Text) -> Iterator[Hit]:
         yield from _at_hits(text)
     if "-" in text:
         yield from _option_hits(text)
+    if "/" in text:
+        yield from _slash_hits(text)
+    if "://" in text:
+        yield from _positional_hits(scan)
+    if "[" in text:
+        yield from _array_hits(scan)
     if "\n" in text and ("secret" in scan.lower() or "priv" in scan.lower() or "seed" in scan.lower()):
         yield from _body_hits(scan)

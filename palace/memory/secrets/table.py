@@ -5,6 +5,7 @@ shape of its own; many formats are caught by both, and the table's name wins."""
 from __future__ import annotations
 
 from palace.memory.secrets.kinds import FILLER as _F
+from palace.memory.secrets.kinds import PLACEHOLDER as _PLACEHOLDER
 from palace.memory.secrets.kinds import QUOTE as _Q
 from palace.memory.secrets.kinds import SecretKind, folded_kind, gated_kind
 from palace.memory.secrets.kinds import at as _at
@@ -110,6 +111,26 @@ _CALL_PASSWORD = r"(?=[^\"'\n]{0,63}[0-9!#$%&*+=?@^~])(?=[^\"'\n]{0,63}[a-z])[^\
 _CREDENTIAL_CALL = (
     r"(?:credentials?|getconnection|login|auth|connect)\([^()\n]{0,80}?[\"'][^\"'\n]{1,64}[\"'][ \t]*,"
     rf"[ \t]*(?:\"{_CALL_PASSWORD}\"|'{_CALL_PASSWORD}')[ \t]*[,)]"
+)
+# Login-like callees more common in other code (`start`, `open`, `bind...`, `session`, `authenticate`): the
+# password literal must hold a digit, a letter and a symbol other than `@` (an address is no password).
+_STRICT_PASSWORD = r"(?=[^\"'\n]{0,63}[0-9])(?=[^\"'\n]{0,63}[!#$%&*+=?^~])" + _CALL_PASSWORD
+_LOGIN_ARGUMENTS = (
+    r"\([^()\n]{0,80}?[\"'][^\"'\n]{1,64}"
+    rf"[\"'][ \t]*,[ \t]*(?:\"{_STRICT_PASSWORD}\"|'{_STRICT_PASSWORD}')[ \t]*[,)]"
+)
+# Each callee starts its own regex with a literal (an alternation first would be tried at every position).
+_LOGIN_CALLEES = (
+    ("start", ""), ("open", ""), ("bind", "[a-z_]{0,10}"), ("session", ""), ("authenticate", ""), ("signin", ""),
+    ("sign_in", ""),
+)  # fmt: skip
+# SQL's `IDENTIFIED BY '...'` (Oracle, MySQL).
+_IDENTIFIED = rf"identified[ \t]+by[ \t]+{_PLACEHOLDER}(?:'(?![%:])[^'\n]{{6,128}}'|\"(?![%:])[^\"\n]{{6,128}}\")"
+# A user and a password as the positional arguments of a command that adds a user (`rabbitmqctl add_user u p`).
+_ADD_USER = (
+    r"user(?:(?<=adduser)|(?<=add_user)|(?<=add-user)|(?<=createuser)|(?<=create_user)|(?<=create-user))"
+    r"[ \t]+[^\s'\"]{1,64}[ \t]+(?=[^\s]{0,129}[0-9!#$%&*+=?@^~])"
+    r"(?:'[^'\s]{6,128}'|\"[^\"\s]{6,128}\"|[^\s'\"$<\-][^\s'\"]{5,127})(?![^\s])"
 )
 # A .pgpass line, `host:port:database:user:password`, alone on its line.
 _PGPASS = r"(?<![^\n \t])[a-z0-9.\-*]+:5432:[^\s:]+:[^\s:]+:(?!\*?(?:\s|$))[^\s]{4,}(?![^\n])"
@@ -232,6 +253,13 @@ SECRET_KINDS: tuple[SecretKind, ...] = (
     folded_kind("password assignment", _SECURE_STRING, "convertto-securestring"),
     gated_kind("password assignment", _CREDENTIAL_CALL, ("(",), "credential", "getconnection", "login(", "auth(",
                "connect(", ignore_case=True),
+    *(
+        gated_kind("password assignment", rf"{name}(?<![a-z0-9_]{name}){more}{_LOGIN_ARGUMENTS}", ("(",),
+                   name if more else name + "(", ignore_case=True)
+        for name, more in _LOGIN_CALLEES
+    ),
+    folded_kind("password assignment", _IDENTIFIED, "identified"),
+    folded_kind("password on a command line", _ADD_USER, "user"),
     folded_kind("password assignment", _PGPASS, ":5432:"),
     folded_kind("secret assignment", _RECOVERY, "recovery code", "backup code"),
     _kind("Braintree token", r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}", "access_token$"),
