@@ -57,6 +57,7 @@ E2E_MODULES = frozenset(
         "test_sync_trust",
         "test_memory_concurrency",  # writers in other processes
         "test_memory_writers",
+        "test_recall_chatty",  # four generated palaces of hundreds of sessions, indexed by recall's worker processes
     }
 )
 # Fixtures whose tests start processes: everywhere, or ("module.py::fixture") in one module.

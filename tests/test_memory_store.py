@@ -337,7 +337,12 @@ def test_a_failing_redo_gives_the_editor_its_text_back(home: Path, monkeypatch: 
     assert store.file.read_bytes() == edited
 
 
-def test_a_file_that_never_stops_changing_is_not_written(home: Path, swap: str) -> None:
+def test_a_file_that_never_stops_changing_is_not_written(
+    home: Path, swap: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from palace.memory import races
+
+    monkeypatch.setattr(races, "RETRY_SECONDS", 0.5)  # the give-up is the same after half a second as after five
     MemoryStore(home, today=lambda: TODAY).save("Preferences/editors", "Helix")
     editor = EditorStrikes(home / "memories.md", "rename", times=1000)
     store = MemoryStore(home, today=editor)

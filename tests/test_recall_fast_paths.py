@@ -236,7 +236,7 @@ FOLDED_SCREENED = [n for n, kind in enumerate(SECRET_KINDS) if kind.screen is no
 
 
 @pytest.mark.parametrize("position", FOLDED_SCREENED)
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(data=st.data())
 def test_a_case_insensitive_kinds_screen_finds_every_match(position: int, data: st.DataObject) -> None:
     kind = SECRET_KINDS[position]
