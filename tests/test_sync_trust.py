@@ -14,7 +14,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_sync import IDENTITY, Palace, git, palace_cli
+from test_sync import Palace, git, palace_cli
+from test_sync import hermetic_git as hermetic_git  # autouse: the same hermetic git as test_sync
 
 from palace.errors import HistoryError
 from palace.history.sync import sync
@@ -26,22 +27,6 @@ KEPT = "your 1 local commit(s) are kept here and go up at a later `palace sync`,
 FIX = (
     "your palace is unchanged (commit a regular file there from the clone that pushed it, then run `palace sync` again)"
 )
-
-
-@pytest.fixture(autouse=True)
-def hermetic_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Git sees only a test config (branch main) and a test identity; nothing reaches the network."""
-    home = tmp_path / "userhome"
-    home.mkdir()
-    config = home / "gitconfig"
-    config.write_text("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n")
-    for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "EMAIL", "PALACE_HOME"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for var, value in IDENTITY.items():
-        monkeypatch.setenv(var, value)
 
 
 @pytest.fixture
