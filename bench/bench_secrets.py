@@ -1,7 +1,7 @@
 """Benchmark of palace.memory.secrets against a generated corpus of secrets and look-alikes.
 
     python bench/bench_secrets.py [--before REF] [--mb 1.0] [--worst-kb 20] [--verbose] [--held-out-misses]
-        [--blind4-misses] [--blind5-misses]
+        [--blind4-misses] [--blind5-misses] [--blind6-misses]
 
 Prints, for the tuning part and the held-out part of the corpus (bench/secrets_corpus/) separately:
   - refused on save: how many secrets find_secret() refuses (per format, the misses), how many look-alikes;
@@ -12,8 +12,9 @@ Then the cost of redact() per MB of ordinary transcript messages (called once pe
 index does) against the previous detector (palace/memory/secrets.py at BEFORE, default the commit before the
 package) in the same run, and against str.lower(); that importing the module compiles no regex; and the
 slowest redact() over texts built to make regexes backtrack. The held-out part's misses are not listed unless
-asked (--held-out-misses); blind5's only with --blind5-misses, once a round's rules are done: tune on the tuning
-part only (blind4 was tuned on in the fifth round; --blind4-misses lists its misses).
+asked (--held-out-misses); blind5's only with --blind5-misses and blind6's only with --blind6-misses, once a
+round's rules are done: tune on the tuning part only (blind4 was tuned on in the fifth round; --blind4-misses
+lists its misses).
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ from bench.secrets_corpus import (  # noqa: E402
     BLIND4_SECRETS,
     BLIND5_LOOKALIKES,
     BLIND5_SECRETS,
+    BLIND6_LOOKALIKES,
+    BLIND6_SECRETS,
     BLIND_LOOKALIKES,
     BLIND_SECRETS,
     HELD_OUT_LOOKALIKES,
@@ -305,6 +308,7 @@ def main() -> None:
     parser.add_argument("--held-out-misses", action="store_true", help="also list the held-out part's misses")
     parser.add_argument("--blind4-misses", action="store_true", help="list blind4's misses")
     parser.add_argument("--blind5-misses", action="store_true", help="list blind5's misses (only once a round is done)")
+    parser.add_argument("--blind6-misses", action="store_true", help="list blind6's misses (only once a round is done)")
     args = parser.parse_args()
     print(
         f"corpus: tuning {len(TUNING_SECRETS)} secrets in {len({c.vendor for c in TUNING_SECRETS})} formats, "
@@ -314,7 +318,8 @@ def main() -> None:
         f"look-alikes; blind2 {len(BLIND2_SECRETS)} secrets, {len(BLIND2_LOOKALIKES)} look-alikes; blind3 "
         f"{len(BLIND3_SECRETS)} secrets, {len(BLIND3_LOOKALIKES)} look-alikes; blind4 {len(BLIND4_SECRETS)} secrets, "
         f"{len(BLIND4_LOOKALIKES)} look-alikes; blind5 {len(BLIND5_SECRETS)} secrets, {len(BLIND5_LOOKALIKES)} "
-        "look-alikes"
+        f"look-alikes; blind6 {len(BLIND6_SECRETS)} secrets in {len({c.vendor for c in BLIND6_SECRETS})} formats, "
+        f"{len(BLIND6_LOOKALIKES)} look-alikes"
     )
     before = load_version(args.before)
     parts = {
@@ -333,6 +338,11 @@ def main() -> None:
             args.blind4_misses,
         ),
         "blind5 (issue 22, reported only: never tuned on)": (BLIND5_SECRETS, BLIND5_LOOKALIKES, args.blind5_misses),
+        "blind6 (issue 22, written blind in the sixth round: reported only, never tuned on)": (
+            BLIND6_SECRETS,
+            BLIND6_LOOKALIKES,
+            args.blind6_misses,
+        ),
     }
     for part, (secrets, lookalikes, show) in parts.items():
         print(f"\n[{part}]")

@@ -10,7 +10,8 @@ blind part (held_out_blind.py) was written in the second round after two of held
 were seen by accident, so that one measure stayed blind. held_out_blind2.py (issue 22) was written blind in the
 third round and then tuned on; held_out_blind3.py was written after that round's rules, its unseen measure;
 held_out_blind4.py was written before the fourth round's rules and reported, then tuned on in the fifth;
-held_out_blind5.py was written before the fifth round's rules and is only reported, never tuned on."""
+held_out_blind5.py was written before the fifth round's rules and is only reported, never tuned on;
+held_out_blind6.py was written blind in the sixth round and is only reported, never tuned on."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from .held_out_blind2 import blind2_lookalikes, blind2_secrets
 from .held_out_blind3 import blind3_lookalikes, blind3_secrets
 from .held_out_blind4 import blind4_lookalikes, blind4_secrets
 from .held_out_blind5 import blind5_lookalikes, blind5_secrets
+from .held_out_blind6 import blind6_lookalikes, blind6_secrets
 from .held_out_formats import held_out_format_lookalikes, held_out_format_secrets
 from .lookalikes import lookalike_cases
 
@@ -45,6 +47,8 @@ BLIND4_SECRETS: tuple[Case, ...] = tuple(blind4_secrets(Gen(SEED + 14)))
 BLIND4_LOOKALIKES: tuple[Case, ...] = tuple(blind4_lookalikes(Gen(SEED + 15)))
 BLIND5_SECRETS: tuple[Case, ...] = tuple(blind5_secrets(Gen(SEED + 16)))
 BLIND5_LOOKALIKES: tuple[Case, ...] = tuple(blind5_lookalikes(Gen(SEED + 17)))
+BLIND6_SECRETS: tuple[Case, ...] = tuple(blind6_secrets(Gen(SEED + 18)))
+BLIND6_LOOKALIKES: tuple[Case, ...] = tuple(blind6_lookalikes(Gen(SEED + 19)))
 SECRETS: tuple[Case, ...] = (
     *TUNING_SECRETS,
     *HELD_OUT_SECRETS,
@@ -53,6 +57,7 @@ SECRETS: tuple[Case, ...] = (
     *BLIND3_SECRETS,
     *BLIND4_SECRETS,
     *BLIND5_SECRETS,
+    *BLIND6_SECRETS,
 )
 LOOKALIKES: tuple[Case, ...] = (
     *TUNING_LOOKALIKES,
@@ -62,6 +67,7 @@ LOOKALIKES: tuple[Case, ...] = (
     *BLIND3_LOOKALIKES,
     *BLIND4_LOOKALIKES,
     *BLIND5_LOOKALIKES,
+    *BLIND6_LOOKALIKES,
 )
 FORMATS: tuple[str, ...] = tuple(dict.fromkeys(case.vendor for case in SECRETS))
 
@@ -74,6 +80,8 @@ __all__ = [
     "BLIND4_SECRETS",
     "BLIND5_LOOKALIKES",
     "BLIND5_SECRETS",
+    "BLIND6_LOOKALIKES",
+    "BLIND6_SECRETS",
     "BLIND_LOOKALIKES",
     "BLIND_SECRETS",
     "FORMATS",

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from palace.memory.secrets import blocks, named, shape, stems, urls, words
+from palace.memory.secrets import blocks, loose, named, shape, stems, urls, words
 from palace.memory.secrets.scan import (
     API_TOKEN,
     BASIC,
@@ -193,6 +193,7 @@ def screen(text: str) -> Iterator[tuple[int, int]]:
         yield from (m.span() for m in _re(_JWK_MEMBER).finditer(text))
     yield from ((hit.start, hit.end) for hit in named.labelled(scan))
     yield from ((hit.start, hit.end) for hit in stems.hits(scan))
+    yield from loose.spans(text)
     yield from words.candidate_runs(scan.lower())
 
 
@@ -262,6 +263,7 @@ def find(
         hits += urls.url_hits(scan)
     hits += named.labelled(scan)
     hits += stems.hits(scan)
+    hits += loose.hits(scan)
     if '"kty"' in text:
         hits += (Hit(*m.span(1), JWK) for m in _re(_JWK_MEMBER).finditer(text))
     hits += (Hit(a, b, SEED) for a, b in words.seed_runs(scan.lower()))

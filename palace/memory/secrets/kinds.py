@@ -119,11 +119,13 @@ def at(prefix: str) -> str:
 
 
 # A value that is a placeholder, a reference or a path rather than a secret: `<your-key>`, `${VAR}`, `$VAR`,
-# `%VAR%`, `****`, `xxxx`, `sk-...`, `sk-proj-XXXX`, `YOUR_TOKEN_HERE`, `changeme`, `os.environ[...]`, `ENV["X"]`,
+# `%VAR%`, `%(var)s`, a YAML tag (`!vault |`, `!Ref X`), `****`, `xxxx`, `sk-...`, `sk-proj-XXXX`,
+# `YOUR_TOKEN_HERE`, `changeme`, `os.environ[...]`, `ENV["X"]`,
 # `env('X')`, `secrets.X`, `/run/secrets/x`, a URL (`pass https://...` names a link), and the marker redact() writes (so
 # that redacting twice changes nothing).
 PLACEHOLDER = (
-    r"(?![\"'`]?(?:[<$\[/(]|\{\{?|%[a-z_]+%|\*{3}|~/|\.?/|(?:[a-z0-9]{1,8}[_\-]){0,3}(?:\.\.|x{4,}(?![a-z0-9]))"
+    r"(?![\"'`]?(?:[<$\[/(]|\{\{?|%[a-z_]+%|%\(|![a-z][a-z_]{2,}(?:[ \t]|\r?\n|$)"
+    r"|\*{3}|~/|\.?/|(?:[a-z0-9]{1,8}[_\-]){0,3}(?:\.\.|x{4,}(?![a-z0-9]))"
     r"|(?:your|my)[_\- ]|[a-z][a-z0-9+.\-]{1,20}://"
     r"|changeme(?![a-z0-9])|redacted(?![a-z0-9])|(?:os\.)?(?:environ|getenv)(?![a-z0-9])|process\.env"
     r"|(?:env|secrets|vars|config|settings|credentials)(?:\[|\.[a-z_]|\()"

@@ -27,7 +27,7 @@ _SECRET_WORDS = (
     "ключ", "токен", "секрет", "密钥", "秘钥", "令牌", "凭证", "凭据", "私钥", "トークン", "秘密鍵", "認証情報",
     "キー", "鍵", "토큰", "키", "macaroon",
 )  # fmt: skip
-_WEAK_WORDS = ("key", "auth", "sig", "signature", "cle", "session")
+_WEAK_WORDS = ("key", "auth", "sig", "signature", "cle", "session", "community")  # (SNMP's community string)
 # Words around a keyword that make it name something else: `public key`, `key_id`, `token budget`.
 NOT_BEFORE = frozenset(
     (

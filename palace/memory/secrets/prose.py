@@ -82,7 +82,9 @@ _SPACE = rf"[ \t]+{_PLACEHOLDER}{_STRONG_VALUE}"
 _XML = rf"[ \t]*>{_PLACEHOLDER}{_NOT_TRIVIAL}[^<>\s]{{3,}}</"
 _ANY_QUOTED = r"(?:'[^'\n]{3,200}'|\"[^\"\n]{3,200}\")"
 _ARGUMENTS = rf"[\"'][ \t]*(?:,|[ \t]value[ \t]*=)[ \t]*(?![\"'][$<%{{])(?![\"'](?:true|false)[\"']){_ANY_QUOTED}"
-_PASSWORD = rf"(?:{_EQ}|{_QUALIFIED_COLON}|{_PROSE}|{_SPACE}|{_XML}|{_ARGUMENTS})"
+# A call's last argument: `ssh.Password("...")`, `keyring.set_password("smtp", "ada", "...")`.
+_CALL = rf"[ \t]*\((?:[ \t]*{_ANY_QUOTED}[ \t]*,)*[ \t]*[\"'](?=[^\"'\s]*(?:\d|{_SYMBOL}))[^\"'\s]{{4,64}}[\"'][ \t]*\)"
+_PASSWORD = rf"(?:{_EQ}|{_QUALIFIED_COLON}|{_PROSE}|{_SPACE}|{_XML}|{_ARGUMENTS}|{_CALL})"
 
 _PASSWORD_KEYWORDS = (
     _Keyword(
@@ -132,8 +134,11 @@ _CJK_KEYWORDS = (("密码", "密碼", "口令"), ("パスワード", "暗証番�
 _WORLD_KEYWORDS = (
     "clave", "chiave", "wachtwoord", "hasło", "şifresi", "şifre", "lösenord", "passord", "jelszó", "лозинка", "κωδικός",
     "סיסמה", "סיסמא", "كلمة المرور", "كلمة السر", "رمز عبور",
-    "کلمه عبور", "पासवर्ड", "รหัสผ่าน", "mật khẩu",
+    "کلمه عبور", "पासवर्ड", "รหัสผ่าน", "mật khẩu", "heslo", "salasana", "parola", "parolă", "kata sandi", "contrasenya",
+    "adgangskode", "geslo", "lozinka", "slaptažodis", "parool", "jelszava", "lykilorð", "wagwoord", "sifra", "šifra",
 )  # fmt: skip
+# An ending after the word: "lösenordet", "passordet", "hesla", "salasanani", "wachtwoorden".
+_ENDING = r"[a-zà-ÿăâîșțıśłżźćńą]{0,4}?"
 
 # "log in as admin with Tr0ub4dor&3", "ssh in as root using ...", "login: deploy / ...", "creds are admin:...".
 _AS = r"(?:[ \t]+[a-z]+){0,3}?[ \t]+as[ \t]+"  # "logged in as": the screen of the login kinds ends here
@@ -166,8 +171,8 @@ PROSE_KINDS: tuple[SecretKind, ...] = (
     ),
     *(
         folded_kind(
-            "password assignment", rf"{word}(?<![a-z0-9]{word}){_WORDS_THEN_VALUE}" if word.isascii()
-            else word + _WORDS_THEN_VALUE, word,
+            "password assignment", rf"{word}(?<![a-z0-9]{word}){_ENDING}{_WORDS_THEN_VALUE}" if word.isascii()
+            else word + _ENDING + _WORDS_THEN_VALUE, word,
         )
         for word in _WORLD_KEYWORDS
     ),

@@ -22,8 +22,12 @@ WEBHOOK = "webhook URL"
 URL_PASSWORD = "URL with a password"
 JWK = "JSON Web Key"
 PAIR = "secret key"
-NAMES = (URL_PASSWORD, API_TOKEN, SECRET, PASSWORD, PRIVATE_KEY, BASIC, WALLET, SEED, URL_TOKEN, WEBHOOK, JWK, PAIR)
-VERSION = "generic rules 4"  # part of each generic kind's source: a change rebuilds the recall index
+RANDOM_PASSWORD = "random password"
+NAMES = (
+    URL_PASSWORD, API_TOKEN, SECRET, PASSWORD, PRIVATE_KEY, BASIC, WALLET, SEED, URL_TOKEN, WEBHOOK, JWK, PAIR,
+    RANDOM_PASSWORD,
+)  # fmt: skip
+VERSION = "generic rules 5"  # part of each generic kind's source: a change rebuilds the recall index
 GENERIC_KINDS = tuple(SecretKind(name, f"(?!)(?#{VERSION})", (), generic=True) for name in NAMES)
 
 

@@ -42,13 +42,13 @@ def words_share(token: str) -> float:
     identifier that also has such lower-case words."""
     runs = _re(r"[A-Z]?[a-z]{2,}|[A-Z]{3,}(?![a-z])").findall(token)
     vowel = _re(r"[aeiouyAEIOUY]")
-    wordy = [run for run in runs if len(run) >= 3 and vowel.search(run) and _pronounceable(run)]
+    wordy = [run for run in runs if len(run) >= 3 and vowel.search(run) and pronounceable(run)]
     if not any(run[-1].islower() for run in wordy):  # capitals alone (`QSBNOCUFV...`) are no words
         return 0.0
     return sum(map(len, wordy)) / len(token) if token else 0.0
 
 
-def _pronounceable(run: str) -> bool:
+def pronounceable(run: str) -> bool:
     """No more than 4 consonants in a row and a vowel for every 4 letters: `strength` is, `xkcdqz` is not."""
     return _re(r"[^aeiouyAEIOUY]{5}").search(run) is None and sum(c in "aeiouyAEIOUY" for c in run) * 4 >= len(run)
 
