@@ -21,9 +21,11 @@ from palace.memory.secrets.scan import regex as _re
 
 __all__ = ["hits", "spans"]
 
-# A strong symbol beside a letter or a digit: where a generated password may be (prose has few such places).
-_SEED = r"[A-Za-z0-9][!#$%&*?@^~+]|[!#$%&*?@^~+][A-Za-z0-9]"
+# A run between spaces with a strong symbol beside a letter or a digit: where a generated password may be
+# (prose has few such places).
 _STRONG = frozenset("!#$%&*?@^~+")
+_STRONG_CLASS = r"[!#$%&*?@^~+]"
+_RUN = rf"(?<!\S)\S*?(?:[A-Za-z0-9]{_STRONG_CLASS}|{_STRONG_CLASS}[A-Za-z0-9])\S*"
 _WRAP = "\"'`([{<>=:,;)]}"  # what may stand around a value: quotes, brackets, `=`, `:`, `>` (Redis ACL's `>pw`)
 _END = ".!?,;:"  # what may end a sentence after one
 _PIECE = r"[^\"'`()\[\]{}<>,;=:\\|\s\u0080-\U0010ffff]+"  # code split at brackets, quotes, separators, other scripts
@@ -118,16 +120,12 @@ def _found(text: str, start: int, end: int) -> tuple[int, int] | None:
 
 
 def _runs(text: str) -> Iterator[tuple[int, int]]:
-    """Each run of printable characters between spaces that holds a strong symbol beside a letter or a digit."""
-    last = -1
-    for match in _re(_SEED).finditer(text):
-        if match.start() < last:
-            continue
-        start = max(text.rfind(c, 0, match.start()) for c in " \t\n\r") + 1
-        ends = [at for at in (text.find(c, match.end()) for c in " \t\n\r") if at >= 0]
-        last = min(ends) if ends else len(text)
-        if last - start >= _SHORTEST:
-            yield start, last
+    """Each run of characters between spaces that holds a strong symbol beside a letter or a digit."""
+    if _re(_STRONG_CLASS).search(text) is None:  # most messages: one scan
+        return
+    for match in _re(_RUN).finditer(text):
+        if match.end() - match.start() >= _SHORTEST:
+            yield match.span()
 
 
 def spans(text: str) -> Iterator[tuple[int, int]]:
