@@ -135,7 +135,7 @@ def report(label: str, secrets: tuple[Case, ...], lookalikes: tuple[Case, ...], 
         for case in flagged:
             print(f"    refused look-alike ({case.vendor}): {case.text[:90]!r}")
     else:
-        print(f"    ({len(by_format)} formats with a miss; --held-out-misses lists them)")
+        print(f"    ({len(by_format)} formats with a miss; a flag lists them: see --help)")
     return refused / len(secrets)
 
 
@@ -337,7 +337,7 @@ def main() -> None:
             BLIND4_LOOKALIKES,
             args.blind4_misses,
         ),
-        "blind5 (issue 22, reported only: never tuned on)": (BLIND5_SECRETS, BLIND5_LOOKALIKES, args.blind5_misses),
+        "blind5 (issue 22, reported in the fifth round, then tuned on in the sixth)": (BLIND5_SECRETS, BLIND5_LOOKALIKES, args.blind5_misses),
         "blind6 (issue 22, written blind in the sixth round: reported only, never tuned on)": (
             BLIND6_SECRETS,
             BLIND6_LOOKALIKES,

@@ -10,7 +10,7 @@ blind part (held_out_blind.py) was written in the second round after two of held
 were seen by accident, so that one measure stayed blind. held_out_blind2.py (issue 22) was written blind in the
 third round and then tuned on; held_out_blind3.py was written after that round's rules, its unseen measure;
 held_out_blind4.py was written before the fourth round's rules and reported, then tuned on in the fifth;
-held_out_blind5.py was written before the fifth round's rules and is only reported, never tuned on;
+held_out_blind5.py was written before the fifth round's rules and reported, then tuned on in the sixth;
 held_out_blind6.py was written blind in the sixth round and is only reported, never tuned on."""
 
 from __future__ import annotations
