@@ -139,6 +139,19 @@ def report(label: str, secrets: tuple[Case, ...], lookalikes: tuple[Case, ...], 
     return refused / len(secrets)
 
 
+def per_kind(label: str, secrets: tuple[Case, ...], other: Detector | None) -> None:
+    """Refused on save per kind of secret, by palace and (when installed) detect-secrets."""
+    print(f"\n[{label}, per kind: secrets, palace refused, detect-secrets refused]")
+    kinds: dict[str, list[Case]] = {}
+    for case in secrets:
+        kinds.setdefault(case.kind or "?", []).append(case)
+    palace = refuses(current)
+    for kind, cases in sorted(kinds.items(), key=lambda item: -len(item[1])):
+        ours = sum(1 for case in cases if palace(case.text))
+        theirs = "-" if other is None else str(sum(1 for case in cases if other(case.text)))
+        print(f"  {kind:<28} {len(cases):>4} {ours:>4} ({100 * ours / len(cases):5.1f}%) {theirs:>4}")
+
+
 def recall(label: str, secrets: tuple[Case, ...], redactor: Redactor, show: bool) -> None:
     """How many secrets redaction leaves nothing of, per variant."""
     for variant, cases in recall_cases(secrets).items():
@@ -337,7 +350,11 @@ def main() -> None:
             BLIND4_LOOKALIKES,
             args.blind4_misses,
         ),
-        "blind5 (issue 22, reported in the fifth round, then tuned on in the sixth)": (BLIND5_SECRETS, BLIND5_LOOKALIKES, args.blind5_misses),
+        "blind5 (issue 22, reported in the fifth round, then tuned on in the sixth)": (
+            BLIND5_SECRETS,
+            BLIND5_LOOKALIKES,
+            args.blind5_misses,
+        ),
         "blind6 (issue 22, written blind in the sixth round: reported only, never tuned on)": (
             BLIND6_SECRETS,
             BLIND6_LOOKALIKES,
@@ -352,6 +369,7 @@ def main() -> None:
             report("previous detector, save", secrets, lookalikes, refuses(before), show and args.verbose)
             recall("previous detector", secrets, before.redact, False)
     with detect_secrets_detectors() as detectors:
+        other = None if detectors is None else detectors[0]
         if detectors is None:
             print("\ndetect-secrets: not installed (pip install detect-secrets to compare)")
         else:
@@ -360,6 +378,8 @@ def main() -> None:
                 print(f"\n[{part}, detect-secrets, default plugins]")
                 report("detect-secrets, save", secrets, lookalikes, detect, args.verbose)
                 recall("detect-secrets", secrets, scrub, False)
+        per_kind("tuning", TUNING_SECRETS, other)
+        per_kind("blind6", BLIND6_SECRETS, other)
     consistency()
     import_check()
     cost(transcript(int(args.mb * 1e6)), before)
