@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 from palace.config import Settings
 from palace.errors import ConfigError, HistoryError, PalaceError
-from palace.threads import start_thread
 
 if TYPE_CHECKING:
     from palace.history.autocommit import GitHistory
@@ -148,6 +147,7 @@ class App:
     def warm_up(self) -> threading.Thread:
         """Import the model's heavy modules (openai, the tool schemas) in the background while the user
         types, so that the first reply does not wait for them."""
+        from palace.threads import start_thread
 
         def load() -> None:
             with contextlib.suppress(Exception):  # a failure here shows up, properly, at the first call
@@ -280,6 +280,8 @@ class App:
                 background(f"the extraction of earlier sessions stopped: {exc}")
             finally:
                 extractor.close()
+
+        from palace.threads import start_thread
 
         self.orphan_extraction = start_thread(extract, name="palace-orphans")
         return notices

@@ -15,6 +15,7 @@ work tree, under the change's own name.
 from __future__ import annotations
 
 import atexit
+import functools
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -30,14 +31,13 @@ from palace.history.git import (
     is_own_repo,
     relative_to_home,
 )
-from palace.history.pending import PendingChanges, commit_message
-from palace.history.undo import UNDO_PREFIX, UndoStack
-from palace.memory.change import Change
 from palace.paths import MEMORIES, PalacePaths
 from palace.sha import long_lived, sha256_hex
 
 if TYPE_CHECKING:
     from palace.history.committer import Committer
+    from palace.history.pending import PendingChanges
+    from palace.memory.change import Change
 
 
 def stderr_warning(message: str) -> None:
@@ -69,7 +69,6 @@ class GitHistory:
         self.warn = warn
         self._warned = False  # at most one warning per change (before_write + after_write)
         self.via: str | None = None  # where the changes come from, named in each commit (`mcp: claude-code`)
-        self._pending = PendingChanges(self.home / ".git")
         self._committer: Committer | None = None
         if background:
             from palace.history.committer import Committer  # threads and plumbing only for the REPL
@@ -77,6 +76,14 @@ class GitHistory:
             self._committer = Committer(self.home, self._pending, warn)
             long_lived()
         self._at_exit = False
+
+    @functools.cached_property
+    def _pending(self) -> PendingChanges:
+        """The changes not committed yet (pending.py), imported by the first write: a process that only reads the
+        memory (a session start) needs none of it."""
+        from palace.history.pending import PendingChanges
+
+        return PendingChanges(self.home / ".git")
 
     @property
     def is_repo(self) -> bool:
@@ -106,6 +113,8 @@ class GitHistory:
         return True
 
     def _message(self, digest: str | None, current: str | None = None) -> str:
+        from palace.history.pending import commit_message
+
         fresh = self._committer.fresh if self._committer is not None else ()
         return commit_message(self._pending.records(), digest, current, fresh)
 
@@ -149,6 +158,8 @@ class GitHistory:
 
     def after_write(self, file: Path, before: bytes, after: bytes, message: str, change: Change | None = None) -> None:
         """Record the change for undo (always) and commit it (git work tree + autocommit), or queue it."""
+        from palace.history.undo import UNDO_PREFIX, UndoStack  # not for a process that only reads the memory
+
         if self.via:
             message = f"{message} (via {self.via})"
         try:

@@ -26,7 +26,6 @@ from palace.history.changelog import ChangeLog, SessionTag
 from palace.history.git import HAND_EDIT_MESSAGE, GitTrouble, is_own_repo, run_git
 from palace.memory.change import Change
 from palace.memory.files import atomic_write
-from palace.memory.parse import common_prefix, common_suffix
 from palace.paths import MEMORIES, PalacePaths
 from palace.sha import fingerprint, fingerprint_matches
 
@@ -57,6 +56,8 @@ class UndoRecord:
 
     @classmethod
     def of(cls, before: bytes, after: bytes, message: str, change: Change | None = None) -> UndoRecord:
+        from palace.memory.parse import common_prefix, common_suffix  # the parse engine: only once a change is made
+
         head = common_prefix(before, after)
         tail = common_suffix(before, after, min(len(before), len(after)) - head)
         old = before[head : len(before) - tail]

@@ -16,14 +16,13 @@ stdout would steer the compaction).
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import importlib.util
 import json
 import os
 import re
 import signal
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -31,13 +30,12 @@ from typing import TYPE_CHECKING, Any, TextIO
 from palace.app import App, detect_wings
 from palace.config import load_settings
 from palace.errors import PalaceError
-from palace.filelock import exclusive
-from palace.paths import PalacePaths
 
 # What only an import of a transcript (session-end, pre-compact) uses is imported by the functions that do it:
 # session-start runs at the start of every Claude Code session, and the sessions and transcript modules would
 # cost it a fifth of its time.
 if TYPE_CHECKING:
+    from palace.mcp.import_record import Imported, ImportRecord, Pending
     from palace.mcp.transcript import Transcript
     from palace.sessions.extract import ExtractionOutcome
     from palace.sessions.journal import Journal
@@ -78,79 +76,6 @@ def _step(name: str) -> None:
 
 class HookInputError(PalaceError):
     """The hook's stdin is not what Claude Code sends."""
-
-
-@dataclass
-class Pending:
-    """An import under way: the transcript lines it takes (by key), and where its messages begin in the palace
-    session's journal (None until that is recorded); `since` is when it began (ISO 8601)."""
-
-    keys: list[str]
-    base: int | None = None
-    since: str = ""
-
-
-@dataclass
-class Imported:
-    """What .index/claude-code/<session>.json keeps: the palace session it went to, the lines already in it,
-    and the import under way (a hook killed mid-import leaves it for the next run to finish)."""
-
-    palace: str | None = None
-    seen: set[str] = field(default_factory=set)
-    pending: Pending | None = None
-
-
-# ---------------------------------------------------------------------- the import record
-
-
-class ImportRecord:
-    """Which palace session a Claude Code session went to, and which of its lines it has (derived data)."""
-
-    def __init__(self, home: Path, session: str) -> None:
-        self.folder = PalacePaths(home).index / "claude-code"
-        self.file = self.folder / f"{session}.json"
-        self.lock_file = self.folder / f"{session}.lock"
-
-    @contextlib.contextmanager
-    def locked(self) -> Iterator[None]:
-        """Two hooks of one session (a compaction racing its end) import one after the other."""
-        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        with exclusive(self.lock_file):
-            yield
-
-    def load(self) -> Imported:
-        try:
-            data = json.loads(self.file.read_bytes())
-        except (OSError, ValueError, RecursionError):
-            return Imported()
-        if not isinstance(data, dict):
-            return Imported()
-        palace = data.get("palace")
-        seen = data.get("seen")
-        return Imported(
-            palace if isinstance(palace, str) else None,
-            {key for key in seen if isinstance(key, str)} if isinstance(seen, list) else set(),
-            _pending(data.get("pending")),
-        )
-
-    def save(self, imported: Imported) -> None:
-        from palace.memory.files import atomic_write
-
-        data: dict[str, Any] = {"palace": imported.palace, "seen": sorted(imported.seen)}
-        if imported.pending is not None:
-            data["pending"] = dataclasses.asdict(imported.pending)
-        atomic_write(self.file, json.dumps(data).encode("utf-8"))
-
-
-def _pending(data: object) -> Pending | None:
-    if not isinstance(data, dict) or not isinstance(data.get("keys"), list):
-        return None
-    base, since = data.get("base"), data.get("since")
-    return Pending(
-        [key for key in data["keys"] if isinstance(key, str)],
-        base if isinstance(base, int) and not isinstance(base, bool) and base >= 0 else None,
-        since if isinstance(since, str) else "",
-    )
 
 
 # ---------------------------------------------------------------------- the hooks
@@ -334,6 +259,7 @@ def import_session(app: App, hook: HookInput, *, tell: Callable[[str], None]) ->
     the next run of the hook completes."""
     if hook.transcript is None:
         raise HookInputError("no transcript_path in the hook's input")
+    from palace.mcp.import_record import ImportRecord, Pending
     from palace.mcp.transcript import chat_messages, load_transcript
 
     transcript = load_transcript(hook.transcript, app.settings.hook_max_transcript_bytes)

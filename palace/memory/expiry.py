@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
 
-from palace.memory.document import Document, Entry
-from palace.memory.ops import without_entries
+if TYPE_CHECKING:  # a session start with no entry ending costs no parser (store.expire)
+    from palace.memory.document import Document, Entry
 
 EXPIRING_DAYS = 30  # `palace memory show --expiring` lists what ends within this many days
 
@@ -49,6 +50,8 @@ class Expired:
 
 def expire(doc: Document, today: str) -> tuple[bytes | None, Expired]:
     """Remove the entries whose end has passed (and the rooms they leave empty); None when there are none."""
+    from palace.memory.ops import without_entries
+
     gone = expired(doc, today)
     if not gone:
         return None, Expired([])

@@ -11,13 +11,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from palace.errors import PalaceError, UntrustedFileError
 from palace.memory.contained import open_inside
 from palace.memory.halls import MemoryPath, parse_path, wing_key
-from palace.memory.ops import ChangeResult
 from palace.memory.store import MemoryStore
 from palace.paths import MEMORIES, PROJECT_DIR, project_state
+
+if TYPE_CHECKING:
+    from palace.memory.ops import ChangeResult
 
 # What stays out of the repository: a save's temporary file (superseded.md is shared). The lock and derived
 # files of a project memory live in the user's own palace (paths.project_state), never in the repository;

@@ -14,7 +14,6 @@ import contextlib
 import itertools
 import json
 import os
-import random
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -45,6 +44,8 @@ def attempts() -> Iterator[int]:
         if attempt >= RETRIES and time.monotonic() > deadline:
             return
         if attempt >= RETRIES:
+            import random  # only once the burst is over: a save that gets through at once never loads it
+
             time.sleep(random.uniform(0.001, 0.02))
         yield attempt
 

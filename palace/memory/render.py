@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from palace.memory.document import Document, Entry, Kind
 from palace.memory.halls import wing_key
-from palace.memory.secrets import secret_lines
+
+# The parser and the secret screen are imported by the render itself: a render the cache answers (every session
+# start with memories.md unchanged: render_cache.py) needs Rendered and wing_keys alone.
+if TYPE_CHECKING:
+    from palace.memory.document import Document, Entry
 
 
 @dataclass
@@ -38,6 +42,8 @@ def _display(line: str) -> str:
 
 def _secret_lines(lines: list[str]) -> list[tuple[int, str]]:
     """(index, kind) of each line that looks like a secret, the lines judged together (a key split over two)."""
+    from palace.memory.secrets import secret_lines
+
     return [(number - 1, kind) for number, kind in secret_lines("\n".join(lines))]
 
 
@@ -53,7 +59,7 @@ def _note(left: int, budget: int, rooms: Sequence[str] = ()) -> str:
 
 
 _ROOMS_NAMED = 6  # rooms the closing line names at most
-Value = Callable[[Entry], float]  # how much an entry is worth keeping in the prompt (uses and recency)
+Value = Callable[["Entry"], float]  # how much an entry is worth keeping in the prompt (uses and recency)
 
 
 Wings = str | Sequence[str] | None  # the active wing(s): one name, several, or none
@@ -120,6 +126,8 @@ def _hide_expired(doc: Document, hidden: bytearray, today: str | None) -> None:
 
 def _hide_other_wings(doc: Document, hidden: bytearray, keys: frozenset[str]) -> dict[str, str]:
     """Mark the lines of the wings not active here: their names, by key."""
+    from palace.memory.document import Kind
+
     others: dict[str, str] = {}
     for section in doc.sections:
         if section.kind == Kind.WING and section.wing and wing_key(section.wing) not in keys:

@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from palace.filelock import exclusive
-from palace.memory.halls import MemoryPath
 from palace.memory.keys import normalise
 from palace.paths import PalacePaths
 
 if TYPE_CHECKING:
     from palace.memory.change import ReuseEdit
+    from palace.memory.halls import MemoryPath
 
 
 @dataclass

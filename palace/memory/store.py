@@ -1,23 +1,18 @@
-"""The one code path that reads and writes memories.md: locked, re-read, atomic, never stale."""
+"""The one code path that writes memories.md: locked, re-read, atomic, never stale (it reads through reader.py)."""
 
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
-from typing import Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from palace.errors import PalaceError, StoreError, UndoError
 from palace.filelock import exclusive
-from palace.memory import ops
-from palace.memory.change import Change, SideEdit, SideWrite, tracked
-from palace.memory.contained import read_inside
-from palace.memory.current import Current, open_current, put, signature
-from palace.memory.document import Document, Entry
-from palace.memory.expiry import Expired, expire
-from palace.memory.expiry import expired as expired_in
+from palace.memory.current import Current, open_current, put
 from palace.memory.files import (
     check_writable,
     close_fd,
@@ -25,23 +20,26 @@ from palace.memory.files import (
     ensure_home,
     inode_of,
     read_fd,
-    read_regular,
     remove_stale_temps,
-    target_of,
 )
 from palace.memory.halls import MemoryPath, parse_path
-from palace.memory.ops import ChangeResult
-from palace.memory.outcomes import events_of, removed_by, results_of
-from palace.memory.races import RETRIES, Acknowledged, Ledger, Written, attempts, rebase, replay
-from palace.memory.render import Rendered, Value, Wings, render_document, reuse_value, wing_keys
-from palace.memory.render_cache import RenderCache, cache_key
-from palace.memory.reuse import ReuseCounts, key_of
-from palace.memory.sidefile import SideFile
-from palace.memory.superseded import Superseded
+from palace.memory.reader import MemoryReader
 from palace.paths import PalacePaths
 
+# The parser, the edits and the write's race handling are imported by the methods that use them: a render the cache
+# answers (a session's start, memories.md unchanged) needs none of them.
+if TYPE_CHECKING:
+    from palace.memory import ops
+    from palace.memory.change import Change, SideEdit, SideWrite
+    from palace.memory.document import Document
+    from palace.memory.expiry import Expired
+    from palace.memory.ops import ChangeResult
+    from palace.memory.races import Acknowledged, Ledger, Written
+    from palace.memory.sidefile import SideFile
+    from palace.memory.superseded import Superseded
+
 _T = TypeVar("_T")
-_Op = Callable[[Document, str], tuple[bytes | None, _T]]  # an edit: (the text, today) -> (new bytes or None, outcome)
+_Op = Callable[["Document", str], tuple[bytes | None, _T]]  # an edit: (the text, today) -> (new bytes or None, outcome)
 _Said = Callable[[_T], str]  # an outcome's commit message
 
 
@@ -62,7 +60,7 @@ class WriteHook(Protocol):
         """`change`: what the change wrote besides memories.md (for undo) and what it did to which entries."""
 
 
-class MemoryStore:
+class MemoryStore(MemoryReader):
     """memories.md in a palace folder: save, forget, render, all through one locked write path."""
 
     def __init__(
@@ -75,101 +73,26 @@ class MemoryStore:
         inside: Path | None = None,
         state: Path | None = None,
     ) -> None:
-        """`inside`: the folder that memories.md must stay inside, for a file others control (a project memory):
-        then no link is followed, no hard link written, and nothing is read from outside (memory/contained.py).
-        `state`: where the lock and derived data live (default: home), so that none of it goes into another's
-        folder."""
-        self.home = home
-        self.file = PalacePaths(home).memories
-        self.inside = inside
-        self.state = state or home
+        """`entry_limit`: entries a room holds at most; `hooks`: told of each write (git, undo); `today`, `inside`
+        and `state` as MemoryReader's."""
+        super().__init__(home, today=today, inside=inside, state=state)
         self.entry_limit = entry_limit
         self.hooks = list(hooks)
-        self.today = today
-        self._render_cache: dict[tuple[object, ...], Rendered] = {}
-        self._doc_cache: tuple[tuple[int, int, int, int] | None, Document] | None = None
         self._cleaned = False
         self._day = ""  # the date the last edit was made with
-        self.ledger = Ledger(PalacePaths(self.state).lock)  # what palace wrote lately, in every process
-        self._disk_cache = RenderCache(PalacePaths(self.state).index)
-        self.superseded = Superseded(home, inside=inside)
-        self.reuse = ReuseCounts(self.state)
 
-    # ------------------------------------------------------------------ reading
-    def read_bytes(self) -> bytes:
-        """The file's bytes; b"" when it does not exist; StoreError when it is not a regular file."""
-        if self.inside is not None:
-            return read_inside(self.inside, self.file.relative_to(self.inside).as_posix()) or b""
-        return read_regular(self.file) or b""
+    @functools.cached_property
+    def ledger(self) -> Ledger:
+        """What palace wrote lately, in every process (races.py)."""
+        from palace.memory.races import Ledger
 
-    @property
-    def _source(self) -> str:
-        """How notices name this file: relative to the repository for a project memory."""
-        if self.inside is not None:
-            return self.file.relative_to(self.inside).as_posix()
-        return str(self.file)
+        return Ledger(PalacePaths(self.state).lock)
 
-    @property
-    def target(self) -> Path:
-        """The file palace really writes (memories.md, or where its symlink points in the user's own palace)."""
-        return self.file if self.inside is not None else target_of(self.file)
+    @functools.cached_property
+    def superseded(self) -> Superseded:
+        from palace.memory.superseded import Superseded
 
-    def document(self) -> Document:
-        """The parsed file, cached on (mtime_ns, size, inode)."""
-        sig = signature(self.file)
-        if self._doc_cache is not None and sig is not None and self._doc_cache[0] == sig:
-            return self._doc_cache[1]
-        doc = Document.parse(self.read_bytes())
-        self._doc_cache = (sig, doc)
-        return doc
-
-    def render(self, wing: Wings = None, budget_bytes: int = 8192) -> Rendered:
-        """Hot memory for the prompt (the wing-less halls and the active wing or wings); an unchanged file
-        costs one stat in this process, and a read and a hash in a new one."""
-        sig = signature(self.file)
-        today = self.today().isoformat()  # an entry past its end leaves the prompt that day
-        key = (sig, wing_keys(wing), budget_bytes, today)
-        cached = self._render_cache.get(key)
-        if cached is not None and sig is not None:
-            return cached
-        if sig is None:
-            return Rendered("", warning=f"no memories yet ({self.file} does not exist)")
-        try:
-            data = self.read_bytes()
-        except StoreError as exc:
-            return Rendered(
-                "", warning=f"memories.md could not be read ({exc}); starting with no memory", unreadable=True
-            )
-        disk_key = cache_key(data, wing, budget_bytes, f"{today}:{self.reuse.stamp()}")
-        rendered = self._disk_cache.get(disk_key)
-        if rendered is None:
-            doc = Document.parse(data)
-            self._doc_cache = (sig, doc)
-            rendered = render_document(doc, wing, budget_bytes, self._source, today, self._value(today))
-            if not doc.lines or not rendered.text.strip():
-                rendered.warning = "memories.md holds no memories yet" if doc.lines else "memories.md is empty"
-            self._disk_cache.put(disk_key, rendered)
-        self._render_cache = {key: rendered}
-        return rendered
-
-    def room_text(self, path: str) -> str:
-        """One room whole (MemoryRoom); opening it counts as a recall of its entries."""
-        today = self.today().isoformat()
-        text, entries = ops.room_text(self.document(), parse_path(path), today)
-        self.reuse.bump([(e.path or "", e.content) for e in entries], "recalled", today)
-        return text
-
-    def _value(self, today: str) -> Value:
-        """What an entry is worth in the prompt over budget: its uses (reuse counts) and its recency."""
-        counts: dict[str, int] | None = None
-
-        def uses(entry: Entry) -> int:
-            nonlocal counts
-            if counts is None:  # read only when the memory is over its budget
-                counts = {key: u.total for key, u in self.reuse.load().items()}
-            return counts.get(key_of(entry.path or "", entry.content), 0)
-
-        return reuse_value(uses, today)
+        return Superseded(self.home, inside=self.inside)
 
     # ------------------------------------------------------------------ writing
     @contextlib.contextmanager
@@ -204,6 +127,8 @@ class MemoryStore:
     ) -> ChangeResult:
         """Save an entry (or refresh an equal one, or rewrite `replaces` in place); `until`: its last day; `also`:
         side files the same change writes (a review accept takes its proposal out of review.md)."""
+        from palace.memory import ops
+
         ops.check_path_secret(path)
         parsed = parse_path(path)
         limit = self.entry_limit
@@ -235,6 +160,8 @@ class MemoryStore:
         return repaired
 
     def _save_again(self, lost: Acknowledged) -> ChangeResult:
+        from palace.memory import ops
+
         path, limit = parse_path(lost.path), self.entry_limit
         return self._locked_write(
             lambda doc, day: ops.save(doc, path, lost.content, day, limit=limit, by=lost.by, until=lost.until),
@@ -246,6 +173,8 @@ class MemoryStore:
     ) -> ChangeResult:
         """Remove one entry; its room heading goes too when nothing else is left in the room. `secret`: the
         user says it is one (superseded.md then keeps only that a secret was removed)."""
+        from palace.memory import ops
+
         parsed = parse_path(path)
 
         def op(doc: Document, day: str) -> tuple[bytes | None, ChangeResult]:
@@ -259,6 +188,10 @@ class MemoryStore:
     ) -> list[ChangeResult | PalaceError]:
         """Save several entries, each (path, content) or (path, content, replaces), in one write (one
         commit); invalid items come back as errors."""
+        from palace.memory import ops
+        from palace.memory.document import Document
+        from palace.memory.ops import ChangeResult
+
         outcome: list[ChangeResult | PalaceError] = []
 
         def apply(doc: Document, day: str) -> tuple[bytes | None, list[ChangeResult | PalaceError]]:
@@ -286,6 +219,9 @@ class MemoryStore:
 
     def expire(self) -> Expired:
         """Move the entries whose end date has passed to superseded.md ("expired"): one change, undoable."""
+        from palace.memory.expiry import Expired, expire
+        from palace.memory.expiry import expired as expired_in
+
         expired = Expired([])
 
         def apply(doc: Document, day: str) -> tuple[bytes | None, Expired]:
@@ -305,6 +241,8 @@ class MemoryStore:
 
     def clear(self, *, everything: bool = False) -> ops.Cleared:
         """Remove every entry (kept in superseded.md), or with `everything` the whole text; undoable."""
+        from palace.memory import ops
+
         return self._write(lambda doc, day: ops.clear(doc, everything=everything), lambda cleared: cleared.message)
 
     def restore(self, expected: bytes, new: bytes, *, message: str, change: Change | None = None) -> list[str]:
@@ -332,14 +270,20 @@ class MemoryStore:
 
     def side_write(self, name: str, write: Callable[[], None]) -> SideWrite:
         """A write of one of the palace's side files (superseded.md, review.md) that a change makes too."""
+        from palace.memory.change import SideWrite
+
         return SideWrite(name, self._side(name).read_bytes, write)
 
     def _side(self, name: str) -> SideFile:
+        from palace.memory.sidefile import SideFile
+
         if name == self.superseded.file.name:
             return self.superseded.side
         return SideFile(self.home / name, "", inside=self.inside)
 
     def _revert(self, edit: SideEdit, unplaced: list[str]) -> SideWrite:
+        from palace.memory.change import SideWrite
+
         side = self._side(edit.name)
 
         def write() -> None:
@@ -388,6 +332,8 @@ class MemoryStore:
                 close_later(current.fd)
 
     def _apply(self, op: _Op[_T], told: _Told[_T], current: Current) -> _T:
+        from palace.memory.races import Written, attempts, rebase, replay
+
         base = current.data  # the text the edit is applied to; `current.data` is what the file holds
         late: list[tuple[bytes, bytes]] = []  # editors' changes to files we replaced: (before, after)
         written: Written[_T] | None = None  # the edit first put in place: its outcome, the text before and after
@@ -432,6 +378,8 @@ class MemoryStore:
     def _edited(self, op: _Op[_T], base: bytes) -> tuple[bytes, bytes, _T]:
         """op applied to base: (base as parsed, the new text, the outcome)."""
         self._day = self.today().isoformat()
+        from palace.memory.document import Document
+
         doc = Document.parse(base)
         base = doc.to_bytes()  # equal bytes, as the object the parse remembered: compared faster
         new, result = op(doc, self._day)
@@ -451,6 +399,8 @@ class MemoryStore:
 
     def _held(self, written: Written[_T] | None, base: bytes, data: bytes, told: _Told[_T]) -> Written[_T] | None:
         """The edit put in place, done, when base (what the file holds: data) holds it already; else None."""
+        from palace.memory.races import rebase
+
         if written is None or base != data or rebase(written.before, written.after, onto=base) != base:
             return None
         self._done(written.before, written.after, written.result, told)
@@ -458,6 +408,8 @@ class MemoryStore:
 
     def _give_back(self, late: list[tuple[bytes, bytes]], base: bytes, current: Current) -> None:
         """Put the editors' text back in place of our edit of a stale text (best effort, keeps hand lines)."""
+        from palace.memory.races import RETRIES, replay
+
         for _ in range(RETRIES):
             if base == current.data:
                 return  # the file holds every change already
@@ -471,6 +423,9 @@ class MemoryStore:
     def _done(self, before: bytes, after: bytes, result: _T, told: _Told[_T]) -> None:
         """A write is in place: keep what it removed in superseded.md, write the other side files, count the uses
         of what it refreshed, then tell the hooks (git, undo) the whole change."""
+        from palace.memory.change import Change, tracked
+        from palace.memory.outcomes import events_of, removed_by, results_of
+
         removed = removed_by(result)
         writes = list(told.also)
         if removed:

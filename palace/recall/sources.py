@@ -11,13 +11,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from palace.archives import NO_SUMMARY, read_archive
-from palace.memory.files import read_fd
-from palace.memory.halls import is_valid_wing
 from palace.memory.secrets import redact
 from palace.paths import session_file
-from palace.recall.records import journal_records
-from palace.recall.redaction import redact_all
 from palace.recall.scan_state import Snapshot, Stamp, growing, recent_ns
 
 if TYPE_CHECKING:
@@ -147,6 +142,8 @@ def header_wings(record: dict[str, object]) -> tuple[str, ...]:
 
 def _wing_names(names: list[str]) -> tuple[str, ...]:
     """Plain wing names (a slug: no spaces or commas), each once whatever its case."""
+    from palace.memory.halls import is_valid_wing  # the readers below import what only reading files needs
+
     seen: dict[str, str] = {}
     for name in names:
         name = name.strip()
@@ -158,6 +155,9 @@ def _wing_names(names: list[str]) -> tuple[str, ...]:
 def _parse_journal(data: bytes, day: str) -> tuple[list[Doc], str, tuple[str, ...]]:
     """The messages of a journal, dated by its header's `started` (a session imported or replayed from
     elsewhere is dated by when it happened, not by when its file was written), and its header's wings."""
+    from palace.recall.records import journal_records
+    from palace.recall.redaction import redact_all
+
     docs: list[Doc] = []
     wings: tuple[str, ...] = ()
     for obj in journal_records(data):
@@ -186,6 +186,8 @@ def _parse_journal(data: bytes, day: str) -> tuple[list[Doc], str, tuple[str, ..
 def _parse_archive(text: str, day: str) -> tuple[list[Doc], str, tuple[str, ...]]:
     """An archive's summary document (its summary and memory lines), its day and its wings. A stand-in for a
     summary the model never wrote is not indexed: what it quotes is in the journal already."""
+    from palace.archives import NO_SUMMARY, read_archive
+
     archive = read_archive(text)
     day = archive.day or day
     parts: list[str] = []
@@ -231,6 +233,8 @@ def _parse_superseded(data: bytes, default_day: str) -> list[Doc]:
 
 def read_file(path: Path, kind: FileKind, day: str) -> ParsedFile | None:
     """The documents of one file (and the stamp of the version read), or None if it vanished or cannot be read."""
+    from palace.memory.files import read_fd
+
     try:  # non-blocking and regular files only: a FIFO in place of a file must never hang a search
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError:

@@ -2,67 +2,30 @@
 
 from __future__ import annotations
 
-import argparse
 import atexit
 import gc
 import os
-import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
-from palace.ui.parser import build_parser, command_names
+from palace.ui.argv import not_utf8, plain_args, route
 
 if TYPE_CHECKING:
+    import argparse
     from pathlib import Path
 
     from palace.app import App
     from palace.config import Settings
     from palace.ui.console import Console
 
-Handler = Callable[[argparse.Namespace, "Settings", "Console"], int]
+Handler = Callable[["argparse.Namespace", "Settings", "Console"], int]
 
 
-_CHAT_VALUE_FLAGS = frozenset({"--model", "--base-url", "--wing"})
 # Commands that finish in a moment: they run without the cyclic garbage collector (reference counting frees
 # what they drop; the process ends before cycles matter), as does `hook session-start`. The REPL, ask, mcp and the
 # rest keep it.
 _SHORT = frozenset({"memory", "sessions", "init", "log", "doctor", "export", "import", "completion"})
-
-
-def route(words: list[str], commands: list[str]) -> list[str] | str:
-    """The words with the command made explicit (`palace` is chat, `palace "question"` is ask), or the
-    message for a mistyped command (`palace memroy`: did you mean `memory`?)."""
-    if not words:
-        return ["chat"]
-    first = words[0]
-    if first in {"-h", "--help", "--version"} or first in commands:
-        return words
-    if first == "help":
-        return ["--help"]
-    if first.startswith("-"):
-        return ["ask", *words] if _has_message(words) else ["chat", *words]
-    import difflib  # only for a word that is no command
-
-    close = difflib.get_close_matches(first, commands, n=1, cutoff=0.75)
-    if close and re.fullmatch(r"[a-z][a-z-]*", first):
-        return f"unknown command `{first}`; did you mean `{close[0]}`? (`palace --help` lists the commands)"
-    return ["ask", *words]
-
-
-def _has_message(words: list[str]) -> bool:
-    """Chat flags followed by words that are not theirs: `palace --model M "question"`."""
-    expect_value = False
-    for word in words:
-        if expect_value:
-            expect_value = False
-        elif word == "--resume":
-            return False  # its optional ID would read as the message
-        elif word in _CHAT_VALUE_FLAGS:
-            expect_value = True
-        elif not word.startswith("-"):
-            return True
-    return False
 
 
 def _flags(args: argparse.Namespace) -> dict[str, Any]:
@@ -73,28 +36,11 @@ def _flags(args: argparse.Namespace) -> dict[str, Any]:
     return flags
 
 
-def _not_utf8(words: Sequence[str]) -> str | None:
-    """Why the command line cannot be used as text: an argument with bytes that are not UTF-8 (or None)."""
-    for number, word in enumerate(words, 1):
-        try:  # strict UTF-8 refuses a lone surrogate, how Python hands over a byte that does not decode
-            word.encode("utf-8")
-        except UnicodeEncodeError:
-            try:
-                raw = word.encode("utf-8", "surrogateescape")
-            except UnicodeEncodeError:
-                raw = word.encode("utf-8", "backslashreplace")
-            shown = raw.decode("utf-8", "backslashreplace")
-            return (
-                f'argument {number} ("{shown}") is not valid UTF-8, so it cannot be saved or sent; nothing was done '
-                "— pass it as UTF-8 (check the encoding of your terminal or script)"
-            )
-    return None
-
-
 def entry() -> NoReturn:
     """The `palace` program: main(); a short command then ends without the interpreter's teardown."""
     code = main()
-    if _is_short(route(sys.argv[1:], command_names())) and _only_thread():
+    words = sys.argv[1:]
+    if _is_short(words if plain_args(words) is not None else route(words, _command_names())) and _only_thread():
         _exit_now(code)
     sys.exit(code)
 
@@ -132,32 +78,51 @@ def _exit_now(code: int) -> NoReturn:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, run one command, present errors as `Error: ...` with exit 1."""
     words = list(sys.argv[1:] if argv is None else argv)
-    problem = _not_utf8(words)
+    problem = not_utf8(words)
     if problem is not None:
         from palace.ui.console import Console
 
         Console().error(problem)
         return 2
-    names = command_names()
-    routed = route(words, names)  # `palace`, `palace --model M`: chat; `palace "question"`: ask
+    args = plain_args(words)  # `palace memory save PATH CONTENT` and the like: read without argparse
+    names = [words[0]] if args is not None else _command_names()
+    routed = words if args is not None else route(words, names)  # `palace`: chat; `palace "question"`: ask
     command = routed[0] if isinstance(routed, list) and routed and routed[0] in names else None
     collecting = gc.isenabled()
     if command is not None and _is_short(routed):
         gc.disable()  # it would only walk the modules being imported (a tenth of a `palace memory save`)
     try:
-        return _main(routed, command)
+        return _main(routed, command, args)
     finally:
         if collecting:
             gc.enable()
 
 
-def _main(routed: list[str] | str, command: str | None) -> int:
-    parser = build_parser(command, routed[1] if command and len(routed) > 1 else None)
-    if isinstance(routed, str):
-        parser.print_usage(sys.stderr)
-        sys.stderr.write(f"palace: error: {routed}\n")
-        return 2
-    args = parser.parse_args(routed)
+def _command_names() -> list[str]:
+    from palace.ui.parser import command_names
+
+    return command_names()
+
+
+def __getattr__(name: str) -> Any:
+    """The parser's build_parser and command_names, as this module had them, imported when first asked for."""
+    if name in {"build_parser", "command_names"}:
+        from palace.ui import parser
+
+        return getattr(parser, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _main(routed: list[str] | str, command: str | None, args: argparse.Namespace | None = None) -> int:
+    if args is None:  # not one of plain_args's forms: the parser reads it
+        from palace.ui.parser import build_parser
+
+        parser = build_parser(command, routed[1] if command and len(routed) > 1 else None)
+        if isinstance(routed, str):
+            parser.print_usage(sys.stderr)
+            sys.stderr.write(f"palace: error: {routed}\n")
+            return 2
+        args = parser.parse_args(routed)
     group = _GROUPS.get(args.command)
     if group is not None and getattr(args, group) is None:  # `palace memory`: what it can do, not a usage error
         sys.stdout.write(_actions(args.command))
@@ -204,6 +169,7 @@ _GROUPS = {"memory": "action", "sessions": "action", "export": "format"}  # comm
 
 def _actions(command: str) -> str:
     """What `palace memory` alone prints: its actions, one a line, with what each does."""
+    from palace.ui.parser import build_parser
     from palace.ui.shells import command_tree
 
     node = next(n for n in command_tree(build_parser(command)) if n.path == (command,))
@@ -217,6 +183,7 @@ def _actions(command: str) -> str:
 def _completion(args: argparse.Namespace) -> int:
     """`palace completion SHELL` prints the script; `--complete KIND --word W` is what the script calls on TAB."""
     from palace.ui import shells
+    from palace.ui.parser import build_parser
 
     if args.complete:
         from palace.config import default_home

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -10,6 +9,8 @@ from typing import TYPE_CHECKING
 from palace.app import App
 
 if TYPE_CHECKING:
+    import argparse
+
     from palace.config import Settings
     from palace.memory.ops import ChangeResult
     from palace.ui.console import Console

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 from typing import TYPE_CHECKING
 
 from palace.app import App
 
 if TYPE_CHECKING:
+    import argparse
     from pathlib import Path
 
     from palace.config import Settings

@@ -9,8 +9,6 @@ import sys
 import threading
 from typing import TYPE_CHECKING, TextIO
 
-from palace.threads import start_thread
-
 if TYPE_CHECKING:
     from palace.memory.ops import ChangeResult
     from palace.ui.markdown import MarkdownStream
@@ -178,6 +176,8 @@ class Spinner:
         if waiting and self._thread is None:
             self.console.end_line()  # the text before a tool call: the spinner would write over it
             self._stop.clear()
+            from palace.threads import start_thread  # signal handling: only for a spinning REPL, not a command
+
             self._thread = start_thread(self._spin, name="palace-spinner")
         elif not waiting and self._thread is not None:
             self._stop.set()
