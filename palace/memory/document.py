@@ -35,6 +35,7 @@ from palace.memory.parse import (
     endings,
     entry_line,
     move_section,
+    note_splice,
     replaced_run,
     scan,
     section_key,
@@ -46,6 +47,8 @@ from palace.memory.parse import (
     shifted_spans,
     speed_layers,
     split_lines,
+    uniform,
+    uniform_endings,
 )
 
 _HALL, _WING, _WING_HALL, _ROOM = Kind.HALL, Kind.WING, Kind.WING_HALL, Kind.ROOM  # enum lookups are slow in loops
@@ -86,7 +89,7 @@ class Document:
     """
 
     lines: list[str]
-    eols: list[str]
+    _eols: list[str] | None  # each line's ending ("" for a last line without one); None: uniform (see `eols`)
     bom: bool = False
     final_newline: bool = True
     newline: str = "\n"
@@ -109,7 +112,22 @@ class Document:
     _offsets: LineOffsets | None = field(default=None, repr=False)  # where lines start in _raw (LF-split lines)
 
     def __post_init__(self) -> None:
-        self._crlf, self._cr, self._ended = self._tally or endings(self.eols)
+        tally = self._tally
+        if tally is None:
+            if self._eols is None:
+                raise ValueError("a document's endings come as a list or as a tally")
+            tally = endings(self._eols)
+        self._crlf, self._cr, self._ended = tally
+        if self._eols is not None and uniform(self._eols, tally, len(self.lines)):
+            self._eols = None  # counted, not listed: a save copies no list of them (and the collector walks none)
+
+    @property
+    def eols(self) -> list[str]:
+        """Each line's ending ("" for a last line without one). Do not change it."""
+        eols = self._eols
+        if eols is None:
+            eols = self._eols = uniform_endings((self._crlf, self._cr, self._ended), len(self.lines))
+        return eols
 
     @property
     def blocks(self) -> list[Block]:
@@ -354,7 +372,9 @@ class Document:
             head, tail = offsets.at(start, raw), offsets.at(end, raw)
             inserted = "".join([line + self.newline for line in new_lines]).encode("utf-8", "surrogateescape")
             view = memoryview(raw)  # one copy of the file's bytes, not three
-            return b"".join((view[:head], inserted, view[tail:]))
+            data = b"".join((view[:head], inserted, view[tail:]))
+            note_splice(raw, data, head, len(raw) - tail)  # its re-parse compares only around the edit
+            return data
         return self._splice_lines(start, end, new_lines)
 
     def _splice_lines(self, start: int, end: int, new_lines: list[str]) -> bytes:

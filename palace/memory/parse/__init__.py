@@ -29,9 +29,12 @@ if TYPE_CHECKING:
     from palace.memory.parse.lines import common_prefix as common_prefix
     from palace.memory.parse.lines import common_suffix as common_suffix
     from palace.memory.parse.lines import endings as endings
+    from palace.memory.parse.lines import note_splice as note_splice
     from palace.memory.parse.lines import patched_index as patched_index
     from palace.memory.parse.lines import replaced_run as replaced_run
     from palace.memory.parse.lines import split_lines as split_lines
+    from palace.memory.parse.lines import uniform as uniform
+    from palace.memory.parse.lines import uniform_endings as uniform_endings
     from palace.memory.parse.moves import patched_sections as patched_sections
     from palace.memory.parse.moves import shifted_blocks as shifted_blocks
     from palace.memory.parse.moves import shifted_entries as shifted_entries
@@ -64,9 +67,12 @@ _WHERE = {
             "common_prefix",
             "common_suffix",
             "endings",
+            "note_splice",
             "patched_index",
             "replaced_run",
             "split_lines",
+            "uniform",
+            "uniform_endings",
         ],
         "lines",
     ),

@@ -19,7 +19,7 @@ from palace.memory.parse.lines import (
     at_line_start,
     common_prefix,
     common_suffix,
-    endings,
+    derived_endings,
     patched_index,
     replaced_run,
     split_lines,
@@ -38,7 +38,7 @@ class Document(Protocol):
     """What re-parsing needs of memory/document.py's Document (named here so the engine never imports it)."""
 
     lines: list[str]
-    eols: list[str]
+    _eols: list[str] | None
     bom: bool
     final_newline: bool
     newline: str
@@ -60,7 +60,7 @@ class Document(Protocol):
     def __init__(
         self,
         lines: list[str],
-        eols: list[str],
+        _eols: list[str] | None,
         *,
         bom: bool = ...,
         final_newline: bool = ...,
@@ -107,10 +107,9 @@ def derive_document(old: _Doc, data: bytes) -> _Doc | None:
     )
     region, region_eols, ended = split_lines(new[start:new_end].decode("utf-8", "surrogateescape"), whole=False)
     lines = replaced_run(old.lines, first, first + old_count, region)
-    eols = replaced_run(old.eols, first, first + old_count, region_eols)
     final_newline = (ended or not lines) if new_end == len(new) else old.final_newline
-    gone, came = endings(old.eols[first : first + old_count]), endings(region_eols)
-    tally = (old._crlf - gone[0] + came[0], old._cr - gone[1] + came[1], old._ended - gone[2] + came[2])
+    old_tally = (old._crlf, old._cr, old._ended)
+    eols, tally = derived_endings(old._eols, old_tally, len(old.lines), first, old_count, region_eols)
     doc = type(old)(lines, eols, bom=old.bom, final_newline=final_newline, _raw=data, _tally=tally)
     doc._majority_newline()
     if offsets is not None and not doc._cr:

@@ -153,14 +153,30 @@ def section_line(section: Section) -> int:
 def _open_at(sections: Shifted[Section], line: int) -> list[int]:
     """The indices of the sections that start before line and are still open there (their closing heading,
     if any, is at or after it), in order."""
-    count = sections.index(line)
+    index = sections.index(line)
     found: list[int] = []
-    for index, (section, delta) in zip(range(count - 1, -1, -1), sections.backwards(count), strict=True):
-        if section.end + delta >= line:
-            found.append(index)
-        if section.heading.level == 2:  # every section before it was closed by it
-            break
+    for items, delta, n in sections.runs_backwards(index):
+        edge = line - delta  # open there: ends at or after it (as stored)
+        for offset in range(n - 1, -1, -1):
+            section = items[offset]
+            index -= 1
+            if section.end >= edge:
+                found.append(index)
+            if section.heading.level == 2:  # every section before it was closed by it
+                return found[::-1]
     return found[::-1]
+
+
+def _open_later(sections: Shifted[Section], opened: list[int], first: int, line: int) -> list[int]:
+    """_open_at(sections, line) from what is open at first (<= line): a section open at line is open at first
+    too or starts in [first, line), so only those few are looked at (a second walk back over every room of a
+    hall is not made)."""
+    later = range(sections.index(first), sections.index(line))
+    return [index for index in [*opened, *later] if _end(sections, index) >= line]
+
+
+def _end(sections: Shifted[Section], index: int) -> int:
+    return sections[index].end
 
 
 def rebuild_sections(
@@ -198,7 +214,7 @@ def rebuild_sections(
     window_end = headings.index(old_end + delta)
     for heading in headings.slice(headings.index(window_start), window_end):
         builder.add(heading)
-    tail_open = [old[index] for index in _open_at(old, old_end)]
+    tail_open = [old[index] for index in _open_later(old, opened, window_start, old_end)]
     later = old.index(old_end)
     removed += old.stored(first, later)
     if builder.state() == _Builder(open=tail_open).state():

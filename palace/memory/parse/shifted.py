@@ -186,6 +186,16 @@ class Shifted(Generic[T]):
             for offset in range(min(high - start, len(items)) - 1, -1, -1):
                 yield items[offset], delta
 
+    def runs_backwards(self, high: int) -> Iterator[tuple[list[T], int, int]]:
+        """(items, how far they are to be moved, n) for each piece holding items of [0, high), from the last to
+        the first: of each, items[:n] are (as stored; to walk back in one loop, without a generator per item)."""
+        start = len(self)
+        for items, delta in zip(reversed(self._items), reversed(self._deltas), strict=True):
+            start -= len(items)
+            n = min(high - start, len(items))
+            if n > 0:
+                yield items, delta, n
+
     def spliced(self, first: int, old_end: int, window: list[T], delta: int) -> Shifted[T]:
         """These items with those starting in lines [first, old_end) replaced by window (in the new lines), and
         those after moved delta lines down."""
