@@ -280,7 +280,8 @@ def conversation(index: int, part: str, lang: str, fact_count: int, pack: Any = 
         pool = tune if part == "tune" else held
     else:
         pool = pack.FACTS
-    user, friend = rng.sample(ZH_NAMES if lang == "zh" else EN_NAMES, 2)
+    names = getattr(pack, "NAMES", None) or (ZH_NAMES if lang == "zh" else EN_NAMES)  # a pack may name its own
+    user, friend = rng.sample(names, 2)
     days = _days(rng, rng.randint(14, 20))
     facts = []
     for template in rng.sample(pool, min(fact_count, len(pool))):

@@ -28,9 +28,11 @@ importer`) filter and rank by when they happened. A time named in the query ("in
 
 A search (`rank`) (1) weighs the query's terms (`weights`): idf, less for a term most sessions hold (a name
 both speakers use in every greeting says nothing about which session); a word no document holds is corrected
-to the vocabulary term one edit away, and every word also finds its synonyms from a small table of everyday
-words, tech names and Chinese words (`expand`: workmate / colleague, bike / bicycle, postgres / PostgreSQL,
-k8s / Kubernetes, 单车 / 自行车), at a lower weight; (2) shortlists session files from the file-level index, by
+to the vocabulary term one edit away, or else to the term that spells it longer (postgres / postgresql), and
+every word also finds its synonyms from a small table of everyday words, tech names and Chinese words
+(`expand`: workmate / colleague, bike / bicycle, postgres / PostgreSQL, k8s / Kubernetes, 单车 / 自行车), and a
+general word the specific words of its concept, one way (`concepts`: pets / greyhound, instrument / piano,
+computers / JavaScript, 乐器 / 钢琴), each at a lower weight; (2) shortlists session files from the file-level index, by
 the idf-weighted share of the query each covers; (3) reads every document of the shortlisted sessions; (4)
 scores them with BM25 over all query terms (`score`), summaries weighted up, very short messages ("Bye
 Maya!") down, and ranks each session by its best documents (a steeply diminishing sum) times its coverage of
@@ -62,7 +64,7 @@ tables, the format version, document rowids, stored terms), `index` (`RecallInde
 corruption and busy handling, catching up with the files), `prepare` (a file read, redacted, tokenised and
 packed), `pool` (that, in worker processes), `build` (a batch of files written in one transaction),
 `scope` (which wings a search covers), `tuning` (the knobs), `query` (a request checked), `weights`,
-`expand`, `rank` (search and ranking: `RecallHit`), `score` (BM25 per document, per source), `salience`,
+`expand`, `concepts`, `rank` (search and ranking: `RecallHit`), `score` (BM25 per document, per source), `salience`,
 `passages` (excerpts), `format` (`format_hits`, and `format_result` with the memory entries shown, whose
 reuse is counted).
 """

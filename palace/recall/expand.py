@@ -2,7 +2,8 @@
 
 A query word of at least `Tuning.typo_min_letters` letters that no document holds is matched, at a lower weight,
 to the vocabulary term one edit away (a letter dropped, added, changed, or two swapped) that most
-documents hold: "fesetival" finds "festival". The lookup is an indexed query on the index's vocabulary table.
+documents hold: "fesetival" finds "festival"; failing that, to the term that spells it longer ("postgres" finds
+"postgresql", `stretch`). The lookups are indexed queries on the index's vocabulary table.
 
 Related words (`related`) are small groups of words that say the same thing ("colleague", "coworker",
 "workmate"; "postgres", "postgresql"; "自行车", "单车"); a query word of a group also matches the others, at
@@ -52,6 +53,20 @@ def correct(conn: sqlite3.Connection, word: str, min_letters: int) -> tuple[str,
             if best is None or (docs, best[0]) > (best[1], term):
                 best = (str(term), int(docs), int(files))
     return best
+
+
+_STRETCH = 10  # a longer spelling adds at most this many letters ("postgres" -> "postgresql")
+
+
+def stretch(conn: sqlite3.Connection, word: str) -> tuple[str, int, int] | None:
+    """For a query word that no document holds, the vocabulary term that spells it longer ("postgres" finds
+    "postgresql", "tensor" "tensorflow"), held by the most documents (with how many documents and files), or
+    None. (The shorter way, "elasticsearch" finding "elastic", was measured and dropped: a misspelling that
+    one edit does not mend found a wrong start.)"""
+    sql = "SELECT term, docs, files FROM vocab WHERE term > ? AND term < ? AND docs > 0 AND length(term) <= ?"
+    rows = conn.execute(sql, (word, word + "\U0010ffff", len(word) + _STRETCH)).fetchall()
+    best = max(rows, key=lambda r: (int(r[1]), -len(str(r[0]))), default=None)
+    return None if best is None else (str(best[0]), int(best[1]), int(best[2]))
 
 
 # Words that stand in for each other: everyday synonyms, British and American spellings, the short and long

@@ -13,7 +13,9 @@ class Tuning:
     # -- the query's terms (weights.py, expand.py)
     related: bool = True  # a query word also finds its everyday synonyms and a tech name its spellings
     related_weight: float = 0.6  # ... at this share of their own weight
+    concept_weight: float = 0.6  # a general word ("pet") also finds the specific ones ("dog"), at this share (0: off)
     typo_min_letters: int = 5  # a word no document holds, this long or longer, is corrected (one edit)
+    stretch: bool = True  # ... and else it finds the term that spells it longer ("postgres": "postgresql")
     common_share: float = 0.3  # a term held by more than this share of the sessions weighs less ...
     common_floor: float = 0.15  # ... down to this share of its weight when every session holds it
     drop_date_words: bool = True  # "in June" says when, not what: its words are not searched for

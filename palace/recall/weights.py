@@ -7,7 +7,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from palace.recall import expand
+from palace.recall import concepts, expand
 from palace.recall.schema import ANY_TERM, chunks
 from palace.recall.text import QueryTerm
 from palace.recall.tuning import DEFAULT, Tuning
@@ -122,21 +122,39 @@ def _variants(
             found.append((term, 1.0, held[term]))
         elif not term.prefix and expand.typo_candidate(term.text, tuning.typo_min_letters):
             fixed = expand.correct(conn, term.text, tuning.typo_min_letters)
+            if fixed is None and tuning.stretch:
+                fixed = expand.stretch(conn, term.text)
             if fixed is not None:
                 found.append((QueryTerm(fixed[0], False, term.group), expand.TYPO_WEIGHT, Held(fixed[1], fixed[2])))
-        if tuning.related:
-            base = found[-1][0] if found else _misspelt(term, tuning)
-            related[term] = [
-                (QueryTerm(t.text, t.prefix, term.group), tuning.related_weight / len(words))
-                for words in expand.related(base)
-                for t in words
-            ]
+        base = found[-1][0] if found else _misspelt(term, tuning)
+        related[term] = _related(base, term.group, tuning)
+    asked = {t.text for t in terms}  # a word the query holds itself is its own term, not another's variant
+    related = {t: [(r, f) for r, f in rs if r.text not in asked] for t, rs in related.items()}
     extra = [r for rs in related.values() for r, _f in rs]
     if extra:
         extra_held, _total = frequencies(conn, extra, cache)
         for term, words in related.items():
             known = {v.text for v, _f, _h in out[term]}
-            out[term] += [(r, f, extra_held[r]) for r, f in words if extra_held[r].docs > 0 and r.text not in known]
+            for r, f in words:
+                if extra_held[r].docs > 0 and r.text not in known:
+                    known.add(r.text)
+                    out[term].append((r, f, extra_held[r]))
+    return out
+
+
+def _related(base: QueryTerm, group: int, tuning: Tuning) -> list[tuple[QueryTerm, float]]:
+    """The related words (synonyms) and concept words (kinds of a general word) a term also finds, with their
+    weight factors: a word of n terms splits its share between them."""
+    out: list[tuple[QueryTerm, float]] = []
+    if tuning.related:
+        out += [
+            (QueryTerm(t.text, t.prefix, group), tuning.related_weight / len(w))
+            for w in expand.related(base)
+            for t in w
+        ]
+    if tuning.concept_weight > 0:
+        words = concepts.concept_words(base)
+        out += [(QueryTerm(t.text, t.prefix, group), tuning.concept_weight / len(w)) for w in words for t in w]
     return out
 
 
