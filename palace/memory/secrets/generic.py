@@ -46,8 +46,17 @@ _JWK_MEMBER = r"\"(?:d|p|q|dp|dq|qi|k)\"[ \t]*:[ \t]*\"([A-Za-z0-9_\-]{16,})\""
 
 
 def _interesting(token: str) -> bool:
-    """Cheap: can a rule take this token for a secret? It has a digit, a capital or `+`/`/` in it."""
-    return _re(r"[0-9A-Z+/]").search(token) is not None
+    """Cheap: can a rule take this token for a secret? It has a digit, a capital or `+`/`/` in it, and is not
+    only words between separators (`Decisions/general`, `src/parser/token_cache.py`: a room, a path)."""
+    if _re(r"[0-9A-Z+/]").search(token) is None:
+        return False
+    return _re(_WORDS_ONLY).fullmatch(token) is None or shape.words_share(token) < _PLAIN_WORDS
+
+
+# Letters between separators, most of them words one can say: no rule takes it for a secret (a random key of
+# 16+ characters has a digit, or letters no one can say).
+_WORDS_ONLY = r"[A-Za-z]+(?:[/_.\-][A-Za-z]+)*"
+_PLAIN_WORDS = 0.75
 
 
 def _value_of(token: str) -> int:
