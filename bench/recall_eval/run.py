@@ -20,8 +20,9 @@ size of that text ("bytes"), per part, language and kind of question.
 the questions that word things differently from their evidence (paraphrase).
 
 4. The same for the second held-out chatty set (chatty_held2.py; 10 conversations, 214 questions, written
-for measuring only), the third (chatty_held3.py; 8 conversations) and the fourth (chatty_held4.py; 8
-conversations, names of its own), skipped with --tune-only.
+for measuring only), the third (chatty_held3.py; 8 conversations), the fourth (chatty_held4.py; 8
+conversations, names of its own) and the fifth (chatty_held5.py; 9 conversations, written blind), skipped
+with --tune-only.
 
 --ablate also reruns 2 and 3 with parts switched off (a Tuning passed in: RecallIndex(home, tuning=...)).
 --misses N shows N questions of the tuning parts whose answer the text does not bear (the held-out parts are
@@ -44,7 +45,7 @@ sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent))
 
 from palace.recall.tuning import DEFAULT  # noqa: E402
-from recall_eval import chatty, chatty_held2, chatty_held3, chatty_held4, convo_eval  # noqa: E402
+from recall_eval import chatty, chatty_held2, chatty_held3, chatty_held4, chatty_held5, convo_eval  # noqa: E402
 from recall_eval.convo import Conversation  # noqa: E402
 from recall_eval.harness import (  # noqa: E402
     ZH,
@@ -169,6 +170,7 @@ def main() -> int:
         held2 = [] if args.tune_only else convo_eval.run(home / "held2", chatty_held2.conversations())
         held3 = [] if args.tune_only else convo_eval.run(home / "held3", chatty_held3.conversations())
         held4 = [] if args.tune_only else convo_eval.run(home / "held4", chatty_held4.conversations())
+        held5 = [] if args.tune_only else convo_eval.run(home / "held5", chatty_held5.conversations())
         talk_ablations = convo_ablate(home / "ablations") if args.ablate else []
         chat_ablations = convo_ablate(home / "chatty-ablations", chatty.conversations) if args.ablate else []
     zh = sum(1 for q, _k in QUESTIONS if ZH.search(q))
@@ -196,6 +198,8 @@ def main() -> int:
         print_convo(held3, [], "chatty eval, third held-out set", CHATTY_KINDS, (chatty_held3.PART,))
     if held4:
         print_convo(held4, [], "chatty eval, fourth held-out set", CHATTY_KINDS, (chatty_held4.PART,))
+    if held5:
+        print_convo(held5, [], "chatty eval, fifth held-out set", CHATTY_KINDS, (chatty_held5.PART,))
     # Misses of the tuning parts only: the held-out parts are measured, never looked into.
     for outcome in [o for o in [*talks, *chats] if o.convo.part == "tune" and not o.bearing][: args.misses]:
         print(convo_eval.miss_report(outcome))
