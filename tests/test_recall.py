@@ -268,9 +268,11 @@ def test_date_filter_applies_before_the_shortlist(home: Path, index: RecallIndex
     write_journal(home, "2026-03-01", "0eef0001", [("user", "consul upgrade")])
     assert "2026-03-01-0eef0001" not in sources(index.search("consul acl token policy", limit=5))
     assert sources(index.search("consul acl token policy", since=date(2026, 1, 1))) == ["2026-03-01-0eef0001"]
-    assert sources(index.search("consul acl token policy", exclude={f"2025-01-01-0ee{i:05d}" for i in range(30)})) == [
-        "2026-03-01-0eef0001"
-    ]
+    assert sources(
+        index.search(
+            "consul acl token policy", exclude={f"2025-01-01-0ee{i:05d}" for i in range(3 * recall.MIN_SHORTLIST)}
+        )
+    ) == ["2026-03-01-0eef0001"]
 
 
 def test_exclude_leaves_out_the_live_session(home: Path, index: RecallIndex) -> None:

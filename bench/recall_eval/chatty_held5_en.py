@@ -1,10 +1,11 @@
 """The fifth held-out chatty set's English facts, small talk and names (the form chatty_en.py describes).
 
 Written blind, for measuring only: by someone who had not read the ranking's word tables or its tests, with
-subjects, names, places and small talk that appear in none of the tuning sets or the earlier held-out sets,
-and none of it looked at item by item to change the ranking. Most facts have a stage told by the other
-speaker on the same subject without the answer (a distractor that shares the fact's words), and the
-questions word things the way a user would ask them rather than the way the message said them.
+subjects, names, places and small talk that appear in none of the tuning sets or the earlier held-out sets.
+It was measured blind in the sixth round and tuned on in the seventh (its misses read): no longer held out.
+Most facts have a stage told by the other speaker on the same subject without the answer (a distractor that
+shares the fact's words), and the questions word things the way a user would ask them rather than the way
+the message said them.
 """
 
 from __future__ import annotations

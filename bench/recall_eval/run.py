@@ -21,8 +21,9 @@ the questions that word things differently from their evidence (paraphrase).
 
 4. The same for the second held-out chatty set (chatty_held2.py; 10 conversations, 214 questions, written
 for measuring only), the third (chatty_held3.py; 8 conversations), the fourth (chatty_held4.py; 8
-conversations, names of its own) and the fifth (chatty_held5.py; 9 conversations, written blind), skipped
-with --tune-only.
+conversations, names of its own) and the fifth (chatty_held5.py; 9 conversations, written blind, tuned on in
+the seventh round), and the sixth (chatty_held6.py; 9 conversations, 370 questions, written blind after the
+seventh round's changes, never tuned on), skipped with --tune-only.
 
 --ablate also reruns 2 and 3 with parts switched off (a Tuning passed in: RecallIndex(home, tuning=...)).
 --misses N shows N questions of the tuning parts whose answer the text does not bear (the held-out parts are
@@ -45,7 +46,15 @@ sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent))
 
 from palace.recall.tuning import DEFAULT  # noqa: E402
-from recall_eval import chatty, chatty_held2, chatty_held3, chatty_held4, chatty_held5, convo_eval  # noqa: E402
+from recall_eval import (  # noqa: E402
+    chatty,
+    chatty_held2,
+    chatty_held3,
+    chatty_held4,
+    chatty_held5,
+    chatty_held6,
+    convo_eval,
+)
 from recall_eval.convo import Conversation  # noqa: E402
 from recall_eval.harness import (  # noqa: E402
     ZH,
@@ -80,7 +89,9 @@ CONVO_ABLATIONS: list[tuple[str, dict[str, Any]]] = [
     ("no typo correction", {"typo_min_letters": 1000}),
     ("no common-term discount", {"common_floor": 1.0}),
     ("no short-message discount", {"short_power": 0.0}),
-    ("no date boost", {"date_boost": 0.0, "range_boost": 0.0, "day_boost": 0.0}),
+    ("no date boost", {"date_boost": 0.0, "range_boost": 0.0, "day_boost": 0.0, "date_share": 0.0}),
+    ("no date share of the query", {"date_share": 0.0}),
+    ("no compound words", {"compound_weight": 0.0}),
     ("no salience in what is shown", {"salience_weight": 0.0}),
     ("no echo penalty", {"echo_floor": 1.0}),
     ("no neighbouring turns", {"after": 0.0, "after_question": 0.0, "second_after": 0.0, "before": 0.0}),
@@ -171,6 +182,7 @@ def main() -> int:
         held3 = [] if args.tune_only else convo_eval.run(home / "held3", chatty_held3.conversations())
         held4 = [] if args.tune_only else convo_eval.run(home / "held4", chatty_held4.conversations())
         held5 = [] if args.tune_only else convo_eval.run(home / "held5", chatty_held5.conversations())
+        held6 = [] if args.tune_only else convo_eval.run(home / "held6", chatty_held6.conversations())
         talk_ablations = convo_ablate(home / "ablations") if args.ablate else []
         chat_ablations = convo_ablate(home / "chatty-ablations", chatty.conversations) if args.ablate else []
     zh = sum(1 for q, _k in QUESTIONS if ZH.search(q))
@@ -200,6 +212,8 @@ def main() -> int:
         print_convo(held4, [], "chatty eval, fourth held-out set", CHATTY_KINDS, (chatty_held4.PART,))
     if held5:
         print_convo(held5, [], "chatty eval, fifth held-out set", CHATTY_KINDS, (chatty_held5.PART,))
+    if held6:
+        print_convo(held6, [], "chatty eval, sixth held-out set (blind)", CHATTY_KINDS, (chatty_held6.PART,))
     # Misses of the tuning parts only: the held-out parts are measured, never looked into.
     for outcome in [o for o in [*talks, *chats] if o.convo.part == "tune" and not o.bearing][: args.misses]:
         print(convo_eval.miss_report(outcome))

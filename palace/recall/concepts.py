@@ -71,6 +71,17 @@ volunteer volunteering charity community: volunteer charity donate fundraiser me
 young teenager teenagers youth: teen teenagers students school
 steal stole stolen theft robbed: burglar burglary broke thief police stolen
 school education: teacher class lesson course exam homework university college
+partner relationship couple dating: boyfriend girlfriend husband wife fiance fiancee
+clothes clothing outfit: dress shirt jacket coat jeans trousers shoes boots scarf hat jumper sweater
+furniture: sofa couch table chair bed desk wardrobe shelf bookcase
+fruit: apple banana orange strawberry grape mango pear cherry peach lemon
+vegetable vegetables veg: carrot potato tomato onion broccoli pepper cabbage spinach lettuce
+celebration celebrate party: birthday anniversary wedding christmas
+game games: chess cards poker puzzle crossword
+illness: cold flu cough fever virus migraine
+injury injured hurt: sprain sprained twisted bruise bruised stitches fracture fractured
+transport commute: bus train tram metro tube bike car drive cycle
+shopping: supermarket market mall shop
 language languages: french spanish german italian japanese korean mandarin chinese portuguese
 宠物 动物: 狗 小狗 猫 小猫 兔子 仓鼠 鹦鹉 乌龟 金鱼
 昆虫: 蜜蜂 马蜂 蚂蚁 蝴蝶 蜘蛛 蚊子
@@ -91,6 +102,12 @@ language languages: french spanish german italian japanese korean mandarin chine
 早上 早起: 早上 凌晨 早饭 闹钟 上班前
 天气: 下雨 台风 下雪 刮风 暴雨 冰雹 雾
 家 房子: 公寓 房子 小区
+衣服 穿: 裙子 衬衫 外套 夹克 牛仔裤 鞋 靴子 围巾 帽子 毛衣
+水果: 苹果 香蕉 橙子 草莓 葡萄 芒果 梨 樱桃 桃
+蔬菜: 胡萝卜 土豆 西红柿 洋葱 白菜 菠菜
+对象 男朋友 女朋友: 男友 女友 老公 老婆 未婚夫 未婚妻
+受伤 伤: 扭伤 骨折 缝针 淤青
+交通 通勤: 公交 地铁 火车 自行车 开车
 旅行 旅游 度假: 机票 飞机 酒店 火车 海边 岛 景点
 被盗 偷 失窃: 小偷 警察 砸
 志愿 公益 社区: 志愿者 慈善 捐 义工

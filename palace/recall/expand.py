@@ -69,6 +69,24 @@ def stretch(conn: sqlite3.Connection, word: str) -> tuple[str, int, int] | None:
     return None if best is None else (str(best[0]), int(best[1]), int(best[2]))
 
 
+_COMPOUND_ROWS = 40  # longer terms looked at for a query word's compounds
+
+
+def compounds(conn: sqlite3.Connection, word: str, min_letters: int) -> list[tuple[str, int, int]]:
+    """The indexed words made of a query word and another indexed word ("bird" finds "birdwatching",
+    "paddle" "paddleboard"), with how many documents and files hold each; none for a short word."""
+    if len(word) < min_letters or not word.isascii() or not word.isalpha():
+        return []
+    sql = "SELECT term, docs, files FROM vocab WHERE term > ? AND term < ? AND docs > 0 LIMIT ?"
+    rows = conn.execute(sql, (word + "aa", word + "\U0010ffff", _COMPOUND_ROWS)).fetchall()
+    rests = {str(r[0])[len(word) :]: r for r in rows if len(str(r[0])) - len(word) >= 3 and str(r[0]).isalpha()}
+    if not rests:
+        return []
+    marks = ",".join("?" * len(rests))
+    known = {str(t) for (t,) in conn.execute(f"SELECT term FROM vocab WHERE term IN ({marks})", list(rests))}
+    return [(str(r[0]), int(r[1]), int(r[2])) for rest, r in sorted(rests.items()) if rest in known]
+
+
 # Words that stand in for each other: everyday synonyms, British and American spellings, the short and long
 # names of tech things, and the same in Chinese. Each line one meaning; kept small on purpose (a wrong pair
 # costs more than a missing one: no word that is common in technical talk with another sense, like "test"
@@ -151,6 +169,19 @@ infra infrastructure
 github gh
 terraform tf
 regex regexp
+happy glad pleased delighted thrilled
+sad upset unhappy miserable
+angry furious annoyed
+scared afraid frightened terrified
+nervous anxious worried
+tired exhausted knackered
+huge enormous massive
+tiny minuscule
+fix repair mend
+cinema movies
+jumper sweater pullover
+trousers pants
+autumn fall
 directory folder dir
 自行车 单车 脚踏车
 同事 同僚

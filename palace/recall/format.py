@@ -27,7 +27,7 @@ from palace.recall.rank import RecallHit, neg_date
 from palace.recall.schema import DOC_BITS
 from palace.recall.scope import Scope, wing_label
 
-SOURCE_POWER = 2.0
+SOURCE_POWER = 1.0
 MIN_CUT = 100  # an excerpt is shortened to fit only if at least this many bytes are left for it
 _PASSAGE = "  - "
 _CONTINUED = "    "

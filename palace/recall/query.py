@@ -15,7 +15,7 @@ from palace.recall.tuning import DEFAULT, Tuning
 MAX_LIMIT = 20
 MAX_QUERY_CHARS = 1000
 SHORTLIST = 2  # sessions scored exactly per requested result (at least MIN_SHORTLIST)
-MIN_SHORTLIST = 10
+MIN_SHORTLIST = 20
 
 
 @dataclass(frozen=True)

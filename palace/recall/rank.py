@@ -238,11 +238,15 @@ def _rank(groups: dict[str, Group], weights: Weights, query: Query) -> list[_Ran
         scores = sorted(group.ranking, reverse=True)[:_MAX_DOCS_PER_SOURCE]
         aggregate = sum(value * tuning.decay**i for i, value in enumerate(scores))
         floor = tuning.coverage_floor
-        value = aggregate * (floor + (1 - floor) * weights.coverage(group.mask)) ** 2
+        dated = query.hint is not None and query.hint.matches(group.date)
+        coverage = weights.coverage(group.mask)
+        if query.hint is not None:  # the time named is a part of the query that a session of that time covers
+            coverage = coverage * (1 - tuning.date_share) + (tuning.date_share if dated else 0.0)
+        value = aggregate * (floor + (1 - floor) * coverage) ** 2
         ordinal = -neg_date(group.date)
         age = max(0, today - ordinal) if ordinal else _UNDATED_AGE
         value *= 1.0 + _RECENCY / (1.0 + age / 90.0)
-        if query.hint is not None and query.hint.matches(group.date):
+        if dated:
             value *= boost
         ranked.append(_Ranked(value, ordinal, group))
     ranked = _below_current(ranked)

@@ -16,6 +16,8 @@ class Tuning:
     concept_weight: float = 0.6  # a general word ("pet") also finds the specific ones ("dog"), at this share (0: off)
     typo_min_letters: int = 5  # a word no document holds, this long or longer, is corrected (one edit)
     stretch: bool = True  # ... and else it finds the term that spells it longer ("postgres": "postgresql")
+    compound_weight: float = 0.5  # a word also finds the indexed words it begins ("bird": "birdwatching") ...
+    compound_letters: int = 4  # ... when it has this many letters or more
     common_share: float = 0.3  # a term held by more than this share of the sessions weighs less ...
     common_floor: float = 0.15  # ... down to this share of its weight when every session holds it
     drop_date_words: bool = True  # "in June" says when, not what: its words are not searched for
@@ -39,6 +41,7 @@ class Tuning:
     date_boost: float = 1.5  # a session in the time the query names ("in June", "last week") scores this much more ...
     range_boost: float = 1.0  # ... or this much, in a month or year it names with its year ("in June 2023") ...
     day_boost: float = 2.0  # ... or this much, on the very day it names ("on 3 June 2023")
+    date_share: float = 0.35  # ... and the time named counts as this share of the query, covered by such a session
     # -- what a hit shows (passages.py)
     salience_weight: float = 0.6  # share of a document's value taken from how much it says of its own (salience.py)
     # ... when no document covers any of the query, times (1 - the most any one covers) otherwise

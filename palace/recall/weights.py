@@ -126,7 +126,12 @@ def _variants(
                 fixed = expand.stretch(conn, term.text)
             if fixed is not None:
                 found.append((QueryTerm(fixed[0], False, term.group), expand.TYPO_WEIGHT, Held(fixed[1], fixed[2])))
-        base = found[-1][0] if found else _misspelt(term, tuning)
+        if tuning.compound_weight > 0 and not term.prefix:
+            found += [
+                (QueryTerm(t, False, term.group), tuning.compound_weight, Held(d, f))
+                for t, d, f in expand.compounds(conn, term.text, tuning.compound_letters)
+            ]
+        base = found[0][0] if found else _misspelt(term, tuning)
         related[term] = _related(base, term.group, tuning)
     asked = {t.text for t in terms}  # a word the query holds itself is its own term, not another's variant
     related = {t: [(r, f) for r, f in rs if r.text not in asked] for t, rs in related.items()}
