@@ -1,7 +1,7 @@
 """Benchmark of palace.memory.secrets against a generated corpus of secrets and look-alikes.
 
     python bench/bench_secrets.py [--before REF] [--mb 1.0] [--worst-kb 20] [--verbose] [--held-out-misses]
-        [--blind4-misses] [--blind5-misses] [--blind6-misses]
+        [--blind4-misses] [--blind5-misses] [--blind6-misses] [--blind7-misses]
 
 Prints, for the tuning part and the held-out part of the corpus (bench/secrets_corpus/) separately:
   - refused on save: how many secrets find_secret() refuses (per format, the misses), how many look-alikes;
@@ -12,9 +12,9 @@ Then the cost of redact() per MB of ordinary transcript messages (called once pe
 index does) against the previous detector (palace/memory/secrets.py at BEFORE, default the commit before the
 package) in the same run, and against str.lower(); that importing the module compiles no regex; and the
 slowest redact() over texts built to make regexes backtrack. The held-out part's misses are not listed unless
-asked (--held-out-misses); blind5's only with --blind5-misses and blind6's only with --blind6-misses, once a
-round's rules are done: tune on the tuning part only (blind4 was tuned on in the fifth round; --blind4-misses
-lists its misses).
+asked (--held-out-misses); blind5's, blind6's and blind7's only with --blind5-misses, --blind6-misses and
+--blind7-misses, once a round's rules are done: tune on the tuning part only (blind4 was tuned on in the fifth
+round, blind5 in the sixth, blind6 in the seventh; blind7 is the seventh round's unseen part).
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ from bench.secrets_corpus import (  # noqa: E402
     BLIND5_SECRETS,
     BLIND6_LOOKALIKES,
     BLIND6_SECRETS,
+    BLIND7_LOOKALIKES,
+    BLIND7_SECRETS,
     BLIND_LOOKALIKES,
     BLIND_SECRETS,
     HELD_OUT_LOOKALIKES,
@@ -321,7 +323,8 @@ def main() -> None:
     parser.add_argument("--held-out-misses", action="store_true", help="also list the held-out part's misses")
     parser.add_argument("--blind4-misses", action="store_true", help="list blind4's misses")
     parser.add_argument("--blind5-misses", action="store_true", help="list blind5's misses (only once a round is done)")
-    parser.add_argument("--blind6-misses", action="store_true", help="list blind6's misses (only once a round is done)")
+    parser.add_argument("--blind6-misses", action="store_true", help="list blind6's misses")
+    parser.add_argument("--blind7-misses", action="store_true", help="list blind7's misses (only once a round is done)")
     args = parser.parse_args()
     print(
         f"corpus: tuning {len(TUNING_SECRETS)} secrets in {len({c.vendor for c in TUNING_SECRETS})} formats, "
@@ -332,7 +335,8 @@ def main() -> None:
         f"{len(BLIND3_SECRETS)} secrets, {len(BLIND3_LOOKALIKES)} look-alikes; blind4 {len(BLIND4_SECRETS)} secrets, "
         f"{len(BLIND4_LOOKALIKES)} look-alikes; blind5 {len(BLIND5_SECRETS)} secrets, {len(BLIND5_LOOKALIKES)} "
         f"look-alikes; blind6 {len(BLIND6_SECRETS)} secrets in {len({c.vendor for c in BLIND6_SECRETS})} formats, "
-        f"{len(BLIND6_LOOKALIKES)} look-alikes"
+        f"{len(BLIND6_LOOKALIKES)} look-alikes; blind7 {len(BLIND7_SECRETS)} secrets in "
+        f"{len({c.vendor for c in BLIND7_SECRETS})} formats, {len(BLIND7_LOOKALIKES)} look-alikes"
     )
     before = load_version(args.before)
     parts = {
@@ -355,10 +359,15 @@ def main() -> None:
             BLIND5_LOOKALIKES,
             args.blind5_misses,
         ),
-        "blind6 (issue 22, written blind in the sixth round: reported only, never tuned on)": (
+        "blind6 (issue 22, written blind in the sixth round, reported, then tuned on in the seventh)": (
             BLIND6_SECRETS,
             BLIND6_LOOKALIKES,
             args.blind6_misses,
+        ),
+        "blind7 (issue 22, written blind in the seventh round: reported only, never tuned on)": (
+            BLIND7_SECRETS,
+            BLIND7_LOOKALIKES,
+            args.blind7_misses,
         ),
     }
     for part, (secrets, lookalikes, show) in parts.items():
@@ -380,6 +389,7 @@ def main() -> None:
                 recall("detect-secrets", secrets, scrub, False)
         per_kind("tuning", TUNING_SECRETS, other)
         per_kind("blind6", BLIND6_SECRETS, other)
+        per_kind("blind7", BLIND7_SECRETS, other)
     consistency()
     import_check()
     cost(transcript(int(args.mb * 1e6)), before)

@@ -11,7 +11,8 @@ were seen by accident, so that one measure stayed blind. held_out_blind2.py (iss
 third round and then tuned on; held_out_blind3.py was written after that round's rules, its unseen measure;
 held_out_blind4.py was written before the fourth round's rules and reported, then tuned on in the fifth;
 held_out_blind5.py was written before the fifth round's rules and reported, then tuned on in the sixth;
-held_out_blind6.py was written blind in the sixth round and is only reported, never tuned on."""
+held_out_blind6.py was written blind in the sixth round and reported, then tuned on in the seventh;
+held_out_blind7.py was written blind in the seventh round and is only reported, never tuned on."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from .held_out_blind3 import blind3_lookalikes, blind3_secrets
 from .held_out_blind4 import blind4_lookalikes, blind4_secrets
 from .held_out_blind5 import blind5_lookalikes, blind5_secrets
 from .held_out_blind6 import blind6_lookalikes, blind6_secrets
+from .held_out_blind7 import blind7_lookalikes, blind7_secrets
 from .held_out_formats import held_out_format_lookalikes, held_out_format_secrets
 from .lookalikes import lookalike_cases
 
@@ -49,6 +51,8 @@ BLIND5_SECRETS: tuple[Case, ...] = tuple(blind5_secrets(Gen(SEED + 16)))
 BLIND5_LOOKALIKES: tuple[Case, ...] = tuple(blind5_lookalikes(Gen(SEED + 17)))
 BLIND6_SECRETS: tuple[Case, ...] = tuple(blind6_secrets(Gen(SEED + 18)))
 BLIND6_LOOKALIKES: tuple[Case, ...] = tuple(blind6_lookalikes(Gen(SEED + 19)))
+BLIND7_SECRETS: tuple[Case, ...] = tuple(blind7_secrets(Gen(SEED + 20)))
+BLIND7_LOOKALIKES: tuple[Case, ...] = tuple(blind7_lookalikes(Gen(SEED + 21)))
 SECRETS: tuple[Case, ...] = (
     *TUNING_SECRETS,
     *HELD_OUT_SECRETS,
@@ -58,6 +62,7 @@ SECRETS: tuple[Case, ...] = (
     *BLIND4_SECRETS,
     *BLIND5_SECRETS,
     *BLIND6_SECRETS,
+    *BLIND7_SECRETS,
 )
 LOOKALIKES: tuple[Case, ...] = (
     *TUNING_LOOKALIKES,
@@ -68,6 +73,7 @@ LOOKALIKES: tuple[Case, ...] = (
     *BLIND4_LOOKALIKES,
     *BLIND5_LOOKALIKES,
     *BLIND6_LOOKALIKES,
+    *BLIND7_LOOKALIKES,
 )
 FORMATS: tuple[str, ...] = tuple(dict.fromkeys(case.vendor for case in SECRETS))
 
@@ -82,6 +88,8 @@ __all__ = [
     "BLIND5_SECRETS",
     "BLIND6_LOOKALIKES",
     "BLIND6_SECRETS",
+    "BLIND7_LOOKALIKES",
+    "BLIND7_SECRETS",
     "BLIND_LOOKALIKES",
     "BLIND_SECRETS",
     "FORMATS",

@@ -64,12 +64,12 @@ class _Item:
     hit: RecallHit
     excerpt: Excerpt
     value: float
-    text: str = ""  # as shown (redacted, one line, cut to fit)
+    text: str = ""  # as shown (one line, cut to fit; the whole answer is redacted once)
 
 
 def _label(hit: RecallHit, excerpt: Excerpt) -> str:
     if hit.source in _ENTRY_FILES:
-        return f"{redact(excerpt.role)} [{hit.date}] · {wing_label(hit.wings)}: "
+        return f"{excerpt.role} [{hit.date}] · {wing_label(hit.wings)}: "
     return f"[{hit.date}] {excerpt.role}: "
 
 
@@ -78,14 +78,14 @@ def _header(hit: RecallHit) -> str:
         return "\nmemories.md"
     if hit.source == SUPERSEDED:
         return "\nsuperseded.md (replaced or forgotten: no longer true)"
-    source = redact(hit.source)
+    source = hit.source
     dated = "" if source.startswith(hit.date) else f"[{hit.date}] "  # the id names the day it began, mostly
     return f"\n{dated}session {source} · {wing_label(hit.wings)}"
 
 
 def _line(item: _Item) -> str:
     """An excerpt's text on one line; a superseded entry's note turned into its label."""
-    line = " ".join(redact(item.excerpt.text).split())
+    line = " ".join(item.excerpt.text.split())
     if item.hit.source != SUPERSEDED:
         return line
     from palace.memory.sidefile import split_note  # the memory parser: only for superseded hits
@@ -153,7 +153,7 @@ def _render(ordered: list[RecallHit], chosen: list[_Item]) -> list[str]:
                 and item.excerpt.rowid >> DOC_BITS == previous.excerpt.rowid >> DOC_BITS
             )
             if joined:
-                lines.append(f"\n{_CONTINUED}{redact(item.excerpt.role)}: {item.text}")
+                lines.append(f"\n{_CONTINUED}{item.excerpt.role}: {item.text}")
             else:
                 lines.append(f"\n{_PASSAGE}{_label(item.hit, item.excerpt)}{item.text}")
             previous = item
@@ -196,7 +196,9 @@ def format_result(
     hidden = total - len({id(i.hit) for i in chosen})
     if hidden:
         lines.append(f"\n({hidden} more not shown)")
-    text = _cut_utf8("".join(lines), max_bytes)
+    # Redacted once, whole (the index holds redacted text already: this is the second look, and one call over
+    # 2 KB costs a fraction of one per candidate line), then cut: a marker may be longer than what it hides.
+    text = _cut_utf8(redact("".join(lines)), max_bytes)
     recalled = [
         (i.excerpt.role.removeprefix("memory "), i.excerpt.entry) for i in chosen if i.excerpt.entry is not None
     ]

@@ -218,9 +218,32 @@ def _screened_tokens(scan: _Text) -> Iterator[tuple[int, int]]:
         if (
             is_named
             or blocks.base64_line(scan, start, end)
+            or _encoded_text(token) is not None
             or (_id_like(token) and _pair_follows(scan, start, end, token))
         ):
             yield start, end
+
+
+# Words one of which text encoded in base64 must hold to be judged (a registry's auth JSON, a config file).
+_ENCODED_WORDS = ("pass", "secret", "token", "auth", "key", "private", "credential")
+
+
+def _encoded_text(token: str) -> str | None:
+    """The text a base64 token of 24+ characters encodes, when printable and holding a word that names a secret."""
+    if len(token) < 24 or shape.is_hex(token):
+        return None
+    data = shape.b64decode(token)
+    text = shape.printable(data) if data is not None and len(data) >= 16 else None
+    if text is None:
+        return None
+    lower = text.lower()
+    return text if any(word in lower for word in _ENCODED_WORDS) else None
+
+
+def _encoded_secret(token: str, start: int, end: int, detect: Detector) -> Hit | None:
+    """A base64 token whose text holds a secret (`.dockerconfigjson: eyJhdXRocyI6...`), judged by the detector."""
+    text = _encoded_text(token)
+    return Hit(start, start + len(token), SECRET) if text is not None and detect(text) else None
 
 
 def _pair_follows(scan: _Text, start: int, end: int, token: str) -> bool:
@@ -263,6 +286,8 @@ def find(
         if token.startswith("//"):
             continue
         hit = _judge_token(scan, start, end)
+        if hit is None and detect is not None:
+            hit = _encoded_secret(token, start, end, detect)
         if hit is not None:
             hits.append(hit)
     hits += blocks.blocks(scan, lines) if lines and detect is not None else []

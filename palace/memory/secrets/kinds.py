@@ -128,7 +128,7 @@ PLACEHOLDER = (
     r"|\*{3}|~/|\.?/|(?:[a-z0-9]{1,8}[_\-]){0,3}(?:\.\.|x{4,}(?![a-z0-9]))"
     r"|(?:your|my)[_\- ]|[a-z][a-z0-9+.\-]{1,20}://"
     r"|changeme(?![a-z0-9])|redacted(?![a-z0-9])|(?:os\.)?(?:environ|getenv)(?![a-z0-9])|process\.env"
-    r"|(?:env|secrets|vars|config|settings|credentials)(?:\[|\.[a-z_]|\()"
+    r"|(?:env|secrets|vars?|config|settings|credentials|data|local|module)(?:\[|\.[a-z_]|\()|(?:env|file|fd):[a-z_]"
     r"|(?:none|null)(?![a-z0-9])))"
 )
 # Filler in a documentation example (`ghp_xxxx...`, `sk_live_XXXX...`, `AKIA0000...`, AWS's `...EXAMPLE`) is not

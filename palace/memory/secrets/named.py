@@ -17,8 +17,9 @@ from palace.memory.secrets.scan import regex as _re
 # `apiKey`, `X-Auth-Token`), the others anywhere. A weak one (`key`, `auth`, `sig`) names a random value only;
 # the others also a hex one (`token: <40 hex>`).
 _PASSWORD_WORDS = (
-    "password", "passwd", "passwort", "passphrase", "passcode", "pass", "pwd", "kennwort", "mot de passe", "mdp",
-    "contraseña", "senha", "пароль", "密码", "口令", "パスワード", "暗証番号", "비밀번호", "암호",
+    "password", "passwd", "passwort", "passphrase", "pass phrase", "passcode", "pass", "pwd", "kennwort",
+    "mot de passe", "mdp", "contraseña", "senha", "пароль", "密码", "口令", "パスワード", "暗証番号", "비밀번호",
+    "암호",
 )  # fmt: skip
 _SECRET_WORDS = (
     "secret", "token", "api key", "api_key", "api-key", "apikey", "credentials", "credential", "creds", "bearer",

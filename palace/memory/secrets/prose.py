@@ -75,7 +75,11 @@ _COPULA = (
 _PROSE = rf"{_FOR}\??[ \t]+{_COPULA}[ \t]+{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH})"
 # "Le mot de passe Wi-Fi : ...", "password (prod): ...": a word or two may name what it opens before `:`.
 _QUALIFIER = r"(?:[ \t]+[^\s:=：]{1,20}){1,2}"
-_QUALIFIED_COLON = rf"(?:{_FOR}{_COLON}|{_QUALIFIER}[ \t]*[:：][ \t]*{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH}))"
+# (A colon glued to both words is a reference, `-pass env:BACKUP_PASS`, not a label.)
+_QUALIFIED_COLON = (
+    rf"(?:{_FOR}{_COLON}|{_QUALIFIER}[ \t]*[:：](?:[ \t]+|(?=[\"'`])|(?<=[ \t][:：])|(?<=：))"
+    rf"{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH}))"
+)
 _SPACE = rf"[ \t]+{_PLACEHOLDER}{_STRONG_VALUE}"
 # `<password>...</password>` (Maven, NuGet, any XML), and a quoted name then a quoted value as two arguments or
 # as a name and a value attribute: `define('DB_PASSWORD', '...')`, `<add key="ClearTextPassword" value="..."/>`.
@@ -92,8 +96,11 @@ _PASSWORD_KEYWORDS = (
         ("wifi code", "wi-fi code", "access code", "door code"),
     ),
     # glued to the word before (`rootPassword`, `storePassword`, `PGPASSWORD`): the word's own name is enough
-    _keyword(  # not sudoers' `NOPASSWD:` tag
-        "pass", "(?:word|wd|wort|phrase|code)?", glued=r"(?:word|wd|phrase)[0-9]?(?![a-z0-9])|wort", not_after="no"
+    _keyword(  # not sudoers' `NOPASSWD:` tag; `pass_phrase` (OCI's config) too
+        "pass",
+        r"(?:word|wd|wort|[_\-]?phrase|code)?",
+        glued=r"(?:word|wd|phrase)[0-9]?(?![a-z0-9])|wort",
+        not_after="no",
     ),
     _keyword("pwd", glued=r"[ \t]*="),
     _keyword("psk"),  # a pre-shared key (Wi-Fi, IPsec)
@@ -136,6 +143,7 @@ _WORLD_KEYWORDS = (
     "סיסמה", "סיסמא", "كلمة المرور", "كلمة السر", "رمز عبور",
     "کلمه عبور", "पासवर्ड", "รหัสผ่าน", "mật khẩu", "heslo", "salasana", "parola", "parolă", "kata sandi", "contrasenya",
     "adgangskode", "geslo", "lozinka", "slaptažodis", "parool", "jelszava", "lykilorð", "wagwoord", "sifra", "šifra",
+    "nenosiri",
 )  # fmt: skip
 # An ending after the word: "lösenordet", "passordet", "hesla", "salasanani", "wachtwoorden".
 _ENDING = r"[a-zà-ÿăâîșțıśłżźćńą]{0,4}?"
@@ -156,6 +164,14 @@ _USER_IS = r"(?![a-z0-9_])(?:[ \t]+for[ \t]+[^\n:=→]{1,30}?)?[ \t]*(?:[:=→]|
 _USER_PASSWORD = (
     rf"{_USER_IS}[ \t]*[^\s/:,]{{1,40}}(?:[ \t]*[/:,][ \t]*|[ \t]+(?:and|with|pw|pass(?:word)?)[ \t]+)"
     rf"{_PLACEHOLDER}{_STRONG_VALUE}"
+)
+# "using Tr0ub4dor&3 for the staging admin", "use ... as the wifi password": a value with a letter and a strong
+# symbol (not an address), then what it opens.
+_USING = (
+    rf"us(?<![a-z0-9]us)(?:e|ed|ing)[ \t]+{_Q}{_PLACEHOLDER}(?![^\s]*@[a-z0-9\-]+\.[a-z])"
+    r"(?=[^\s\"'`]{0,63}[a-z])(?=[^\s\"'`]{0,63}[!#$%&*?@^~])[^\s\"'`]{8,64}"
+    rf"{_Q}[ \t]+(?:as|for)[ \t]+(?:(?:the|my|our|your|this|that)[ \t]+)?(?:[a-z\-]+[ \t]+){{0,2}}?"
+    r"(?:admin|administrator|root|login|account|user|wifi|wi-fi|password|passphrase|pin|vpn|router|nas)(?![a-z])"
 )
 _PIN_IS = r"(?:[ \t]*(?:code|number))?[ \t]*(?:[:=：]|is|是)"
 _PIN = rf"pin(?<![a-z0-9]pin){_PIN_IS}[ \t]*[0-9]{{4,8}}(?![0-9a-z])"
@@ -191,4 +207,5 @@ PROSE_KINDS: tuple[SecretKind, ...] = (
         for word in ("login", "logon", "creds", "credentials")
     ),
     folded_kind("password assignment", _PIN, "pin", screen=f"pin{_PIN_IS}"),
+    folded_kind("password assignment", _USING, "use"),
 )  # fmt: skip

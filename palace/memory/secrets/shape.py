@@ -64,6 +64,8 @@ def is_placeholder(token: str) -> bool:
     lower = token.lower()
     if any(word in lower for word in _PLACEHOLDER_WORDS) or token[:1] in "<${[*":
         return True
+    if _re(r"(?:env|file|fd):[A-Za-z_]|(?:vars?|data|local|module)\.[a-z_]").match(token):  # `env:PW`, `var.db_pw`
+        return True
     if token[:1] == "%" and _re(r"%(?:[A-Za-z_][A-Za-z0-9_]*%|\(|[sd]$)").match(token):  # `%DB_PASS%`, `%(pw)s`
         return True
     return len(set(lower)) <= 3 or _re(r"(.)\1{7}").search(token) is not None
@@ -178,7 +180,7 @@ def der_private(data: bytes) -> bool:
 def binary_key(data: bytes) -> bool:
     """Whether decoded base64 is a private key file's body: DER, `openssh-key-v1`, or a PGP secret-key packet
     (old format tag 5 or new format tag 5, version 3 to 6)."""
-    if data.startswith(b"openssh-key-v1\x00"):
+    if data.startswith((b"openssh-key-v1\x00", b"\xfe\xed\xfe\xed", b"\xce\xce\xce\xce")):  # (and JKS, JCEKS)
         return True
     if data[0] in (0x94, 0x95, 0x96):  # the length takes 1, 2 or 4 bytes
         offset = 1 + (1, 2, 4)[data[0] & 3]

@@ -77,11 +77,10 @@ _PROGRAMS = (
     ("zip", r"-P[ \t]+"),
     ("7z", r"-p"),
     ("unrar", r"-p"),
-    ("docker", r"(?:-p|--password)[ \t]+"),
     ("keytool", r"-(?:store|key|srcstore|deststore)pass[ \t]+"),
     ("smbclient", r"-U[ \t]*[^\s%]+%"),
     ("htpasswd", r"-b[a-zA-Z]*[ \t]+(?:-c[ \t]+)?\S+[ \t]+\S+[ \t]+"),
-    ("login", r"(?:-p|--password)[ \t]+"),  # `az login`, `oc login`, `podman login`
+    ("login", r"(?:-p|--password)[ \t]+"),  # `az login`, `oc login`, `docker login` (`docker run -p` maps a port)
     ("unzip", r"-P[ \t]+"),
     ("ldap", r"-w[ \t]+"),  # ldapsearch, ldapadd, ldapmodify, ...
     ("cqlsh", r"(?:-p|--password)[ \t=]+"),
@@ -109,8 +108,8 @@ _SECURE_STRING = r"convertto-securestring[ \t]+(?:-string[ \t]+)?(?:'[^'\n]{3,}'
 # `DriverManager.getConnection(url, "sa", "pw")`, `smtp.login("me", "pw")`, any `...connect(..., "u", "pw", ...)`.
 _CALL_PASSWORD = r"(?=[^\"'\n]{0,63}[0-9!#$%&*+=?@^~])(?=[^\"'\n]{0,63}[a-z])[^\"'\s]{6,64}"
 _CREDENTIAL_CALL = (
-    r"(?:credentials?|getconnection|login|auth|connect)\([^()\n]{0,80}?[\"'][^\"'\n]{1,64}[\"'][ \t]*,"
-    rf"[ \t]*(?:\"{_CALL_PASSWORD}\"|'{_CALL_PASSWORD}')[ \t]*[,)]"
+    r"(?:credentials?|getconnection|login|auth|authentication|connect)\([^()\n]{0,80}?[\"'][^\"'\n]{1,64}[\"'][ \t]*,"
+    rf"[ \t]*(?:\"{_CALL_PASSWORD}\"|'{_CALL_PASSWORD}')(?:\.[a-z_]{{1,20}}\(\))?[ \t]*[,)]"  # `"...".toCharArray()`
 )
 # Login-like callees more common in other code (`start`, `open`, `bind...`, `session`, `authenticate`): the
 # password literal must hold a digit, a letter and a symbol other than `@` (an address is no password).
@@ -132,6 +131,33 @@ _ADD_USER = (
     r"[ \t]+[^\s'\"]{1,64}[ \t]+(?=[^\s]{0,129}[0-9!#$%&*+=?@^~])"
     r"(?:'[^'\s]{6,128}'|\"[^\"\s]{6,128}\"|[^\s'\"$<\-][^\s'\"]{5,127})(?![^\s])"
 )
+# A user and a password given to a command that sets one (`drush user:password admin '...'`, `set-password`).
+_SET_PASSWORD = (
+    r"(?:user:password|set[_\-]?password|change[_\-]?password|reset[_\-]?password)(?![a-z0-9_\-])"
+    r"[ \t]+[^\s'\"\-][^\s'\"]{0,63}[ \t]+(?=[^\s]{0,129}[0-9!#$%&*+=?@^~])"
+    r"(?:'[^'\s]{6,128}'|\"[^\"\s]{6,128}\"|[^\s'\"$<\-][^\s'\"]{5,127})(?![^\s])"
+)
+# `-u USER ... -p PASSWORD` with a space after `-p` (hdbsql, sqlcmd, mongo; `-pPASS` is mysql's, below): a value
+# with both cases and a digit, not a port, a path or a variable.
+_USER_THEN_P = (
+    r"(?<![^\s])-(?:u|U|-user(?:name)?)[ \t=]+[^\s]{1,40}[ \t]+(?:[^\s]+[ \t]+){0,4}?-[pP][ \t]+"
+    r"(?=[^\s]{0,63}[a-z])(?=[^\s]{0,63}[A-Z])(?=[^\s]{0,63}[0-9])[^\s'\"$<\-/][^\s'\":/=]{7,63}(?![^\s])"
+)
+# A key given to a command by a one-letter option (`-k <40 hex>`, `-t <uuid>`: cloudsmith, codecov) or after
+# `login` (`wandb login <40 hex>`).
+_HEX_KEY = r"(?:[0-9a-f]{32,64}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![0-9a-z\-])"
+_KEY_OPTION = rf"(?<![^\s])-[kt][ \t]+{_HEX_KEY}"
+_LOGIN_KEY = rf"login(?<![a-z0-9_\-.]login)[ \t]+(?:--?[a-z][a-z\-]{{1,20}}[ \t]+){{0,2}}{_HEX_KEY}"
+# A client made with a key as its only argument (`messagebird.initClient('...')`, `new Client("...")`).
+_CLIENT_KEY = (
+    r"[Cc]lient\([ \t]*[\"'](?=[A-Za-z0-9_\-]{0,63}[0-9])(?=[A-Za-z0-9_\-]{0,63}[A-Z])(?=[A-Za-z0-9_\-]{0,63}[a-z])"
+    r"[A-Za-z0-9_\-]{20,64}[\"'][ \t]*[,)]"
+)
+# A secret key named by an `_SK` suffix beside its `_AK` (`HUAWEICLOUD_SDK_SK=...`): 30+ base64 characters.
+_SK_SUFFIX = r"[a-z0-9]_sk[\"']?[ \t]*[:=][ \t]*[\"']?(?=[a-z0-9/+]{0,80}[0-9])[a-z0-9/+]{30,80}(?![a-z0-9/+])"
+# A private key in bech32 whose prefix says so (`suiprivkey1...`, `nsec1...`).
+_BECH32_PRIVATE = r"(?<![a-z0-9])[a-z]{0,8}(?:privkey|prv|secret|nsec)1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{38,}"
+
 # A .pgpass line, `host:port:database:user:password`, alone on its line.
 _PGPASS = r"(?<![^\n \t])[a-z0-9.\-*]+:5432:[^\s:]+:[^\s:]+:(?!\*?(?:\s|$))[^\s]{4,}(?![^\n])"
 # Recovery codes listed after their name.
@@ -252,7 +278,14 @@ SECRET_KINDS: tuple[SecretKind, ...] = (
     gated_kind("password on a command line", _PIPED, ("|",), "secret ", "-stdin", "chpasswd", ignore_case=True),
     folded_kind("password assignment", _SECURE_STRING, "convertto-securestring"),
     gated_kind("password assignment", _CREDENTIAL_CALL, ("(",), "credential", "getconnection", "login(", "auth(",
-               "connect(", ignore_case=True),
+               "authentication(", "connect(", ignore_case=True),
+    folded_kind("password on a command line", _SET_PASSWORD, "user:password", "password "),
+    gated_kind("password on a command line", _USER_THEN_P, _OPTION, " -p ", "\t-p ", " -P ", "\t-P "),
+    folded_kind("API token", _KEY_OPTION, " -k ", " -t ", "\t-k ", "\t-t "),
+    folded_kind("API token", _LOGIN_KEY, "login"),
+    _kind("API token", _CLIENT_KEY, "client("),
+    folded_kind("secret key", _SK_SUFFIX, "_sk"),
+    folded_kind("wallet private key", _BECH32_PRIVATE, "privkey1", "prv1", "secret1", "nsec1"),
     *(
         gated_kind("password assignment", rf"{name}(?<![a-z0-9_]{name}){more}{_LOGIN_ARGUMENTS}", ("(",),
                    name if more else name + "(", ignore_case=True)

@@ -94,7 +94,9 @@ def _query_hits(start: int, query: str) -> Iterator[Hit]:
         lower = name.lower()
         if equals and len(raw) >= 16 and not shape.is_placeholder(raw):
             decoded = _re(r"%[0-9A-Fa-f]{2}").sub("A", raw)
-            if lower in _SIGNATURE_PARAMS or (lower in _TOKEN_PARAMS and shape.looks_random(decoded, hex_ok=True)):
+            # (a name that ends like one: `zapikey`, `upload_token`)
+            token_named = lower in _TOKEN_PARAMS or lower.endswith(("apikey", "_key", "-key", "token", "secret"))
+            if lower in _SIGNATURE_PARAMS or (token_named and shape.looks_random(decoded, hex_ok=True)):
                 yield Hit(at + len(name) + 1, at + len(part), URL_TOKEN)
         at += len(part) + 1
 
