@@ -223,6 +223,64 @@ def test_two_palaces_committing_at_once_never_commit_backwards(home: Path) -> No
     committed_and_clean(home)
 
 
+def test_saves_another_palace_committed_under_a_background_palace_are_not_a_hand_edit(home: Path) -> None:
+    """Two palaces commit as they save while the background one waits: the file it next writes on is not
+    what it left, but it is what HEAD holds. No hand-edit record is made (whoever commits next would name it)."""
+    mine, history = background(home)
+    theirs = MemoryStore(home, hooks=[GitHistory(home)], today=lambda: DAY)
+    other = MemoryStore(home, hooks=[GitHistory(home)], today=lambda: DAY)
+    mine.save("Preferences/shells", "The user uses fish")
+    history.flush()
+    theirs.save("Decisions/db", "Postgres was chosen")
+    other.save("Decisions/queue", "Redis streams carry the jobs")
+    with commit_lock_held(home):  # the background commit waits: its records are all there is to see
+        mine.save("Preferences/editors", "The user edits with helix")
+        pending = (home / ".git" / "palace-uncommitted.jsonl").read_text()
+        assert "hand edit" not in pending and "save Preferences/editors" in pending
+    theirs.save("Decisions/db", "SQLite for the tests")  # may commit the background palace's change for it
+    history.flush()
+    assert not any("hand edit" in s for s in subjects(home)), subjects(home)
+    names = "\n".join(subjects(home))
+    assert names.count("save Preferences/editors") == 1 and names.count("save Decisions/db") == 2
+    assert removed_lines(home) == []
+    committed_and_clean(home)
+
+
+def test_a_change_another_background_palace_has_not_committed_yet_is_not_a_hand_edit(home: Path) -> None:
+    mine, history = background(home)
+    theirs, their_history = background(home)
+    mine.save("Preferences/shells", "The user uses fish")
+    history.flush()
+    with commit_lock_held(home):  # neither committer can go on: the other's change is only a pending record
+        theirs.save("Decisions/db", "Postgres was chosen")
+        mine.save("Preferences/editors", "The user edits with helix")
+        assert "hand edit" not in (home / ".git" / "palace-uncommitted.jsonl").read_text()
+    their_history.flush()
+    history.flush()
+    names = "\n".join(subjects(home))
+    assert "hand edit" not in names and names.count("Decisions/db") == 1 and names.count("Preferences/editors") == 1
+    assert removed_lines(home) == []
+    committed_and_clean(home)
+
+
+def test_a_hand_edit_under_a_background_palace_after_another_palace_committed_is_still_its_own_commit(
+    home: Path,
+) -> None:
+    mine, history = background(home)
+    theirs = MemoryStore(home, hooks=[GitHistory(home)], today=lambda: DAY)
+    mine.save("Preferences/shells", "The user uses fish")
+    history.flush()
+    theirs.save("Decisions/db", "Postgres was chosen")
+    with (home / "memories.md").open("a") as handle:
+        handle.write("A paragraph written by hand.\n")
+    by_hand = (home / "memories.md").read_text()
+    mine.save("Preferences/editors", "The user edits with helix")
+    history.flush()
+    assert subjects(home)[:3] == ["memory: save Preferences/editors", "memory: hand edit", "memory: save Decisions/db"]
+    assert git(home, "show", "HEAD~1:memories.md") == by_hand
+    committed_and_clean(home)
+
+
 def test_a_detached_head_costs_one_warning_and_keeps_the_change(home: Path) -> None:
     warnings: list[str] = []
     store, history = background(home, warnings)

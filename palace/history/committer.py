@@ -9,7 +9,8 @@ is left is committed from the work tree, under the palace lock, at the next writ
 by then the file holds every change, and the pending records name them.
 
 A hand edit found under a change (the bytes the change was made on are not what the last change left) is
-queued first, as its own commit, with the bytes palace read: exactly the file as the user left it.
+queued first, as its own commit, with the bytes palace read: exactly the file as the user left it. Bytes
+that another palace left (its change still pending, or committed: HEAD moved and holds them) are no hand edit.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ class Job:
     change: PendingChange
     files: dict[str, Content]
     hand_edit: bool = False
+    base: str | None = None  # a hand edit's: HEAD's memories.md when it was found (None: not known)
 
 
 class Committer:
@@ -97,9 +99,8 @@ class Committer:
         with self._cond:
             if not self._ready:
                 return False
-            if before is not self._last and before != self._last:
-                hand = self.pending.add(HAND_EDIT_MESSAGE, sha256(before))
-                self._add(Job(hand, {MEMORIES: Content(before)}, hand_edit=True))
+            if before is not self._last and before != self._last and (hand := self._hand_edit(before)) is not None:
+                self._add(hand)
             change = self.pending.add(message, sha256(after))
             self._add(Job(change, {MEMORIES: Content(after), **self._side_files()}))
             self._last = after
@@ -107,6 +108,28 @@ class Committer:
                 self._thread = start_thread(self._run, name="palace-commits")
             self._cond.notify_all()
             return True
+
+    def _hand_edit(self, before: bytes) -> Job | None:
+        """The job committing a hand edit found under a change, or None when another palace left the file so:
+        a change of its own still pending, or one it committed (HEAD holds these bytes). A record saying "hand
+        edit" would be named in the commit of whoever commits next. Only when the file changed under us."""
+        digest = sha256(before)
+        theirs = [r for r in self.pending.records() if r.message != HAND_EDIT_MESSAGE and r.id not in self.fresh]
+        if any(record.digest == digest for record in theirs):
+            return None
+        base: str | None = None
+        try:
+            head = read_head(self.home)
+            base = head.blob(MEMORIES)
+            moved = base is not None and base != self._committed.get(MEMORIES)  # another palace committed
+            if moved and base == write_blob(self.home, MEMORIES, before, store=False):
+                if not self._jobs and not self._busy:  # nothing of ours in flight: HEAD is the new baseline
+                    self._adopt(head)
+                return None
+        except (GitTrouble, Diverged):
+            base = None
+        hand = self.pending.add(HAND_EDIT_MESSAGE, digest)
+        return Job(hand, {MEMORIES: Content(before)}, hand_edit=True, base=base)
 
     def _add(self, job: Job) -> None:
         if job.change.id is not None:
@@ -221,6 +244,8 @@ class Committer:
             if others:
                 message = commit_message(others, sha256(data))
                 done += others
+            elif job.base is not None and head.blob(MEMORIES) == job.base:
+                self._adopt(head)  # HEAD has not moved since the edit was found: it holds all that came before
         for name in job.files:
             if head.blob(name) != self._committed.get(name):
                 raise Diverged(f"HEAD holds another {name}")

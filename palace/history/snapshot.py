@@ -84,9 +84,9 @@ def read_head(home: Path) -> Head:
     return Head(ids[0], ids[1], entries)
 
 
-def write_blob(home: Path, name: str, data: bytes) -> str:
-    """Store data as the blob git would make of the file `name` holding it; its id."""
-    found = run_git(home, "hash-object", "-w", f"--path={name}", "--stdin", stdin=data)
+def write_blob(home: Path, name: str, data: bytes, *, store: bool = True) -> str:
+    """Store data as the blob git would make of the file `name` holding it (only its id with store=False)."""
+    found = run_git(home, "hash-object", *(["-w"] if store else []), f"--path={name}", "--stdin", stdin=data)
     return found.stdout.decode("ascii").strip()
 
 
