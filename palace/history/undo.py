@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from palace.errors import UndoError
 from palace.filelock import exclusive
@@ -103,8 +103,7 @@ class UndoRecord:
             return None
 
 
-@dataclass(frozen=True)
-class _LineCount:
+class _LineCount(NamedTuple):  # not a frozen dataclass: no methods compiled at import (paths.py)
     """The undo log as this process last wrote it: its size, inode and number of lines."""
 
     size: int
@@ -266,8 +265,7 @@ class UndoRecorder:
                 self.stack.push(before, after, message, change, session=self.tag.id)
 
 
-@dataclass(frozen=True)
-class Undoable:
+class Undoable(NamedTuple):  # not a frozen dataclass: no methods compiled at import (palace/paths.py)
     """A memory file undo can act on: its store, its folder, and how its changes are named."""
 
     store: _RestoringStore

@@ -10,7 +10,7 @@ import base64
 import binascii
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from palace.sha import fingerprint, fingerprint_matches
 
@@ -22,8 +22,8 @@ def digest(data: bytes | None) -> str:
     return "-" if data is None else fingerprint(data)
 
 
-@dataclass(frozen=True)
-class SideEdit:
+# The immutable records here are NamedTuples: a frozen dataclass compiles five methods at import (paths.py).
+class SideEdit(NamedTuple):
     """One side file's edit: after[head : len(after) - tail] (`new`) replaced before[head : ...] (`old`)."""
 
     name: str  # the file's name in the palace folder
@@ -101,8 +101,7 @@ class SideEdit:
         )
 
 
-@dataclass(frozen=True)
-class ReuseEdit:
+class ReuseEdit(NamedTuple):
     """Uses a change counted (a refreshed entry is confirmed): the keys, and whether each was new."""
 
     how: str  # "confirmed"
@@ -147,8 +146,7 @@ class Change:
         return cls(files, reuse, events)
 
 
-@dataclass(frozen=True)
-class SideWrite:
+class SideWrite(NamedTuple):
     """A side file a change writes too (a review accept takes its proposal out of review.md)."""
 
     name: str

@@ -8,7 +8,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from palace.errors import MemoryPathError
 
@@ -53,8 +53,7 @@ def _joins(text: str, at: int) -> bool:
     )
 
 
-@dataclass(frozen=True)
-class OddCharacter:
+class OddCharacter(NamedTuple):  # not a frozen dataclass: no methods compiled at import (paths.py)
     """A character text may not hold, named: `U+202E RIGHT-TO-LEFT OVERRIDE`."""
 
     char: str

@@ -115,7 +115,8 @@ def check_path_secret(path: MemoryPath | str) -> None:
     """A wing or room name becomes a heading in the file: it must not hold a secret either (checked on the
     path as given, before it is made a lower-case slug, and after)."""
     text = path if isinstance(path, str) else f"{path.wing or ''} {path.room}".replace("-", " ")
-    kind = find_secret(text) or find_secret(str(path))
+    whole = str(path)
+    kind = find_secret(text) or (find_secret(whole) if whole != text else None)  # a str path is both: checked once
     if kind:
         raise SecretError(f"the memory path looks like it contains a secret ({kind}); secrets are never saved")
 

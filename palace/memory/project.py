@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from palace.errors import PalaceError, UntrustedFileError
 from palace.memory.contained import open_inside
@@ -30,8 +30,7 @@ PROJECT_GITIGNORE = (
 )
 
 
-@dataclass(frozen=True)
-class Project:
+class Project(NamedTuple):  # not a frozen dataclass: no methods compiled at import (palace/paths.py)
     """A repository with a project memory."""
 
     root: Path

@@ -17,9 +17,8 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from palace.memory.ops import ChangeResult
 from palace.memory.parse import common_prefix, common_suffix
@@ -50,8 +49,8 @@ def attempts() -> Iterator[int]:
         yield attempt
 
 
-@dataclass(frozen=True)
-class Written(Generic[_T]):
+# The records here are NamedTuples: a frozen dataclass compiles five methods at import (see palace/paths.py).
+class Written(NamedTuple, Generic[_T]):
     """An edit palace put in place: its outcome, and the text it replaced and wrote."""
 
     result: _T
@@ -156,8 +155,7 @@ def changed_lines(before: bytes, after: bytes) -> tuple[list[bytes], list[bytes]
     return gone, came, start
 
 
-@dataclass(frozen=True)
-class Acknowledged:
+class Acknowledged(NamedTuple):
     """A save palace acknowledged, and what surrounded it: how a stale copy that dropped it is told from a hand
     edit that changed it."""
 
@@ -171,8 +169,7 @@ class Acknowledged:
     below: tuple[bytes, ...]  # the same below it, the nearest first
 
 
-@dataclass(frozen=True)
-class _Record:
+class _Record(NamedTuple):
     when: float
     added: frozenset[bytes]
     removed: frozenset[bytes]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, NamedTuple, Protocol, TypeVar
 
 from palace.errors import PalaceError, StoreError, UndoError
 from palace.filelock import exclusive
@@ -43,8 +43,7 @@ _Op = Callable[["Document", str], tuple[bytes | None, _T]]  # an edit: (the text
 _Said = Callable[[_T], str]  # an outcome's commit message
 
 
-@dataclass(frozen=True)
-class _Told(Generic[_T]):
+class _Told(NamedTuple, Generic[_T]):  # not a frozen dataclass: no methods compiled at import (paths.py)
     """How a change is named (its commit message, from its outcome) and the side files it writes too."""
 
     message: _Said[_T]
