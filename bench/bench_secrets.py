@@ -1,7 +1,7 @@
 """Benchmark of palace.memory.secrets against a generated corpus of secrets and look-alikes.
 
     python bench/bench_secrets.py [--before REF] [--mb 1.0] [--worst-kb 20] [--verbose] [--held-out-misses]
-        [--blind4-misses] [--blind5-misses] [--blind6-misses] [--blind7-misses]
+        [--blind4-misses] [--blind5-misses] [--blind6-misses] [--blind7-misses] [--blind8-misses]
 
 Prints, for the tuning part and the held-out part of the corpus (bench/secrets_corpus/) separately:
   - refused on save: how many secrets find_secret() refuses (per format, the misses), how many look-alikes;
@@ -12,9 +12,9 @@ Then the cost of redact() per MB of ordinary transcript messages (called once pe
 index does) against the previous detector (palace/memory/secrets.py at BEFORE, default the commit before the
 package) in the same run, and against str.lower(); that importing the module compiles no regex; and the
 slowest redact() over texts built to make regexes backtrack. The held-out part's misses are not listed unless
-asked (--held-out-misses); blind5's, blind6's and blind7's only with --blind5-misses, --blind6-misses and
---blind7-misses, once a round's rules are done: tune on the tuning part only (blind4 was tuned on in the fifth
-round, blind5 in the sixth, blind6 in the seventh; blind7 is the seventh round's unseen part).
+asked (--held-out-misses); blind5's to blind8's only with --blind5-misses ... --blind8-misses, once a round's
+rules are done: tune on the tuning part only (blind4 was tuned on in the fifth round, blind5 in the sixth, blind6
+in the seventh, blind7 in the eighth; blind8 is the eighth round's unseen part).
 """
 
 from __future__ import annotations
@@ -47,6 +47,8 @@ from bench.secrets_corpus import (  # noqa: E402
     BLIND6_SECRETS,
     BLIND7_LOOKALIKES,
     BLIND7_SECRETS,
+    BLIND8_LOOKALIKES,
+    BLIND8_SECRETS,
     BLIND_LOOKALIKES,
     BLIND_SECRETS,
     HELD_OUT_LOOKALIKES,
@@ -324,7 +326,8 @@ def main() -> None:
     parser.add_argument("--blind4-misses", action="store_true", help="list blind4's misses")
     parser.add_argument("--blind5-misses", action="store_true", help="list blind5's misses (only once a round is done)")
     parser.add_argument("--blind6-misses", action="store_true", help="list blind6's misses")
-    parser.add_argument("--blind7-misses", action="store_true", help="list blind7's misses (only once a round is done)")
+    parser.add_argument("--blind7-misses", action="store_true", help="list blind7's misses")
+    parser.add_argument("--blind8-misses", action="store_true", help="list blind8's misses (only once a round is done)")
     args = parser.parse_args()
     print(
         f"corpus: tuning {len(TUNING_SECRETS)} secrets in {len({c.vendor for c in TUNING_SECRETS})} formats, "
@@ -336,7 +339,9 @@ def main() -> None:
         f"{len(BLIND4_LOOKALIKES)} look-alikes; blind5 {len(BLIND5_SECRETS)} secrets, {len(BLIND5_LOOKALIKES)} "
         f"look-alikes; blind6 {len(BLIND6_SECRETS)} secrets in {len({c.vendor for c in BLIND6_SECRETS})} formats, "
         f"{len(BLIND6_LOOKALIKES)} look-alikes; blind7 {len(BLIND7_SECRETS)} secrets in "
-        f"{len({c.vendor for c in BLIND7_SECRETS})} formats, {len(BLIND7_LOOKALIKES)} look-alikes"
+        f"{len({c.vendor for c in BLIND7_SECRETS})} formats, {len(BLIND7_LOOKALIKES)} look-alikes; blind8 "
+        f"{len(BLIND8_SECRETS)} secrets in {len({c.vendor for c in BLIND8_SECRETS})} formats, "
+        f"{len(BLIND8_LOOKALIKES)} look-alikes"
     )
     before = load_version(args.before)
     parts = {
@@ -364,10 +369,15 @@ def main() -> None:
             BLIND6_LOOKALIKES,
             args.blind6_misses,
         ),
-        "blind7 (issue 22, written blind in the seventh round: reported only, never tuned on)": (
+        "blind7 (issue 22, written blind in the seventh round, reported, then tuned on in the eighth)": (
             BLIND7_SECRETS,
             BLIND7_LOOKALIKES,
             args.blind7_misses,
+        ),
+        "blind8 (issue 22, written blind in the eighth round: reported only, never tuned on)": (
+            BLIND8_SECRETS,
+            BLIND8_LOOKALIKES,
+            args.blind8_misses,
         ),
     }
     for part, (secrets, lookalikes, show) in parts.items():
@@ -390,6 +400,7 @@ def main() -> None:
         per_kind("tuning", TUNING_SECRETS, other)
         per_kind("blind6", BLIND6_SECRETS, other)
         per_kind("blind7", BLIND7_SECRETS, other)
+        per_kind("blind8", BLIND8_SECRETS, other)
     consistency()
     import_check()
     cost(transcript(int(args.mb * 1e6)), before)

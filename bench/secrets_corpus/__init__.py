@@ -12,7 +12,8 @@ third round and then tuned on; held_out_blind3.py was written after that round's
 held_out_blind4.py was written before the fourth round's rules and reported, then tuned on in the fifth;
 held_out_blind5.py was written before the fifth round's rules and reported, then tuned on in the sixth;
 held_out_blind6.py was written blind in the sixth round and reported, then tuned on in the seventh;
-held_out_blind7.py was written blind in the seventh round and is only reported, never tuned on."""
+held_out_blind7.py was written blind in the seventh round and reported, then tuned on in the eighth;
+held_out_blind8.py was written blind in the eighth round and is only reported, never tuned on."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from .held_out_blind4 import blind4_lookalikes, blind4_secrets
 from .held_out_blind5 import blind5_lookalikes, blind5_secrets
 from .held_out_blind6 import blind6_lookalikes, blind6_secrets
 from .held_out_blind7 import blind7_lookalikes, blind7_secrets
+from .held_out_blind8 import blind8_lookalikes, blind8_secrets
 from .held_out_formats import held_out_format_lookalikes, held_out_format_secrets
 from .lookalikes import lookalike_cases
 
@@ -53,6 +55,8 @@ BLIND6_SECRETS: tuple[Case, ...] = tuple(blind6_secrets(Gen(SEED + 18)))
 BLIND6_LOOKALIKES: tuple[Case, ...] = tuple(blind6_lookalikes(Gen(SEED + 19)))
 BLIND7_SECRETS: tuple[Case, ...] = tuple(blind7_secrets(Gen(SEED + 20)))
 BLIND7_LOOKALIKES: tuple[Case, ...] = tuple(blind7_lookalikes(Gen(SEED + 21)))
+BLIND8_SECRETS: tuple[Case, ...] = tuple(blind8_secrets(Gen(SEED + 22)))
+BLIND8_LOOKALIKES: tuple[Case, ...] = tuple(blind8_lookalikes(Gen(SEED + 23)))
 SECRETS: tuple[Case, ...] = (
     *TUNING_SECRETS,
     *HELD_OUT_SECRETS,
@@ -63,6 +67,7 @@ SECRETS: tuple[Case, ...] = (
     *BLIND5_SECRETS,
     *BLIND6_SECRETS,
     *BLIND7_SECRETS,
+    *BLIND8_SECRETS,
 )
 LOOKALIKES: tuple[Case, ...] = (
     *TUNING_LOOKALIKES,
@@ -74,6 +79,7 @@ LOOKALIKES: tuple[Case, ...] = (
     *BLIND5_LOOKALIKES,
     *BLIND6_LOOKALIKES,
     *BLIND7_LOOKALIKES,
+    *BLIND8_LOOKALIKES,
 )
 FORMATS: tuple[str, ...] = tuple(dict.fromkeys(case.vendor for case in SECRETS))
 
@@ -90,6 +96,8 @@ __all__ = [
     "BLIND6_SECRETS",
     "BLIND7_LOOKALIKES",
     "BLIND7_SECRETS",
+    "BLIND8_LOOKALIKES",
+    "BLIND8_SECRETS",
     "BLIND_LOOKALIKES",
     "BLIND_SECRETS",
     "FORMATS",

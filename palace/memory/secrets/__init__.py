@@ -31,7 +31,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 
-from palace.memory.secrets import generic
+from palace.memory.secrets import generic, vouched
 from palace.memory.secrets.kinds import SecretKind
 from palace.memory.secrets.prose import PROSE_KINDS
 from palace.memory.secrets.table import SECRET_KINDS as _TABLE
@@ -195,7 +195,11 @@ def _hits(text: str, join: bool = True) -> list[tuple[int, int, int]]:
     """(start, end, table position) of every secret in text: the table's, then the generic rules'."""
     spans = generic.candidates(text)
     lower = text.lower()  # once for both layers
-    table = [(start, end, position) for position, start, end in _table_matches(text, spans, lower) if end > start]
+    table = [
+        (start, end, position)
+        for position, start, end in _table_matches(text, spans, lower)
+        if end > start and not vouched.cleared(text, start, end)
+    ]
     named = [(start, end, SECRET_KINDS[position].name) for start, end, position in table]
     detect = _joined_detector if join else None
     found = generic.find(text, named, detect, spans, lower if len(lower) == len(text) else None)
@@ -212,8 +216,9 @@ def find_secret(text: str) -> str | None:
     """The name of the first kind of secret in text, or None."""
     spans = generic.candidates(text)
     lower = text.lower()
-    for position, _, _ in _table_matches(text, spans, lower):
-        return SECRET_KINDS[position].name
+    for position, start, end in _table_matches(text, spans, lower):
+        if not vouched.cleared(text, start, end):
+            return SECRET_KINDS[position].name
     same = lower if len(lower) == len(text) else None
     positions = [
         _POSITION[hit.name] for hit in generic.find(text, [], _joined_detector, spans, same) if hit.end > hit.start

@@ -50,6 +50,54 @@ def fields(scan: Text) -> Iterator[Field]:
             at = lower.find(word, end)
 
 
+def tagged(scan: Text) -> Iterator[Field]:
+    """XML values named by the element above (`<name>fs.s3a.secret.key</name>` then `<value>...</value>`, a
+    plist's `<key>APISecret</key>` then `<string>...</string>`)."""
+    text, lower = scan.text, scan.lower()
+    for tag in ("<value>", "<string>"):
+        at = lower.find(tag)
+        while at >= 0:
+            value = _re(r"[ \t]*([^\s<>]{6,200})[ \t]*</").match(text, at + len(tag))
+            label = _label(scan, scan.line_start(at), at) if value else None
+            if value and label is not None:
+                yield Field(value.start(1), value.end(1), tag[1:-1], *label)
+            at = lower.find(tag, at + len(tag))
+
+
+def columns(scan: Text) -> Iterator[Field]:
+    """The values of a CSV column whose header names a secret (a browser's or a password manager's export):
+    each row with as many cells as the header, the header cell as the label."""
+    text = scan.text
+    starts = scan.line_starts()
+    for number, start in enumerate(starts[:-1]):
+        header = text[start : starts[number + 1] - 1]
+        if header.count(",") < 2 or _re(r"[\w .\-]+(?:,[\w .\-]+)+").fullmatch(header) is None:
+            continue
+        cells = header.split(",")
+        wanted = [i for i, cell in enumerate(cells) if _re(_SECRET_COLUMN).fullmatch(cell.strip().lower())]
+        for row_start in starts[number + 1 : number + 200]:
+            row_end = text.find("\n", row_start)
+            row = text[row_start : row_end if row_end >= 0 else len(text)]
+            if row.count(",") != len(cells) - 1:
+                break
+            offsets = [0, *(m.end() for m in _re(",").finditer(row))]
+            for i in wanted:
+                cell = row[offsets[i] :].split(",", 1)[0]
+                if len(cell) >= 6:
+                    label = start + sum(len(c) + 1 for c in cells[:i])
+                    yield Field(
+                        row_start + offsets[i],
+                        row_start + offsets[i] + len(cell),
+                        "column",
+                        label,
+                        label + len(cells[i]),
+                    )
+
+
+_SECRET_COLUMN = r"password|passwd|passphrase|secret|token|api[ _]?key|private[ _]?key|pin|totp|otpauth"
+SECRET_COLUMN_WORDS = r"pass|secret|token|key|pin|totp|otpauth"  # (one of them is in a header that names one)
+
+
 def _label(scan: Text, line: int, field: int) -> tuple[int, int] | None:
     """The span of the nearest label: the field's own line before it, else one of the _ABOVE lines above."""
     text = scan.text

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from palace.memory.secrets import blocks, loose, named, shape, stems, urls, words
+from palace.memory.secrets import blocks, loose, named, piped, shape, stems, urls, vouched, words
 from palace.memory.secrets.scan import (
     API_TOKEN,
     BASIC,
@@ -77,7 +77,7 @@ def _token_value(text: str, start: int, end: int) -> tuple[int, int]:
 def _alone(value: str) -> str | None:
     """The kind a token is by itself, named or not: a wallet key, base64 of a key file or of `user:password`, a
     vendor-style prefix before a random body."""
-    if words.wallet_key(value):
+    if words.wallet_key(value) or ("/" in value and words.wallet_key(value.partition("/")[0])):  # `xprv.../84h/0h`
         return WALLET
     decoded = None if shape.is_hex(value) else shape.decoded_secret(value)
     if decoded is not None:
@@ -100,7 +100,12 @@ def _judge_token(scan: _Text, start: int, end: int) -> Hit | None:
         strength = SECRET
     if strength is None or (strength == "" and _re(_NAMED_DIGEST).fullmatch(value)):
         return None
-    hex_ok = strength != "" or _re(r"[:=：][\"' \t]*$").search(text, max(0, named_at - 3), named_at) is not None
+    # (a weak keyword names hex after `:`/`=`, or as a call's argument: `Account.from_key("0x...")`)
+    hex_ok = (
+        strength != ""
+        or _re(r"[:=：][\"' \t]*$").search(text, max(0, named_at - 3), named_at) is not None
+        or _re(r"(?i)key\([\"']$").search(text, max(0, named_at - 5), named_at) is not None
+    )
     if shape.looks_random(value, hex_ok) or (strength == PASSWORD and named.password_like(value)):
         return Hit(start, end, strength or SECRET)
     return None
@@ -202,6 +207,7 @@ def screen(text: str) -> Iterator[tuple[int, int]]:
         yield from (m.span() for m in _re(_JWK_MEMBER).finditer(text))
     yield from ((hit.start, hit.end) for hit in named.labelled(scan))
     yield from ((hit.start, hit.end) for hit in stems.hits(scan))
+    yield from ((hit.start, hit.end) for hit in piped.hits(text))
     yield from loose.spans(text)
     yield from words.candidate_runs(scan.lower())
 
@@ -230,9 +236,12 @@ _ENCODED_WORDS = ("pass", "secret", "token", "auth", "key", "private", "credenti
 
 def _encoded_text(token: str) -> str | None:
     """The text a base64 token of 24+ characters encodes, when printable and holding a word that names a secret."""
-    if len(token) < 24 or shape.is_hex(token):
+    if len(token) < 24:
         return None
-    data = shape.b64decode(token)
+    if shape.is_hex(token):  # hex of text (`lotus wallet export`: hex of a JSON key)
+        data = bytes.fromhex(token) if _re(r"(?:[0-9a-fA-F]{2}){24,}").fullmatch(token) else None
+    else:
+        data = shape.b64decode(token)
     text = shape.printable(data) if data is not None and len(data) >= 16 else None
     if text is None:
         return None
@@ -256,7 +265,9 @@ def _joinable(match: re.Match[str]) -> bool:
     wrapped at a long word has none of these, nor a line of code ending in a hash before a command)."""
     halves = (match.group(1), match.group(3))
     mixed = _re(r"[0-9+/]|.[A-Z]")
-    return all(mixed.search(half) for half in halves) and not any("---" in half for half in halves)
+    if _value_of(halves[1]) or any("---" in half for half in halves):  # the next line assigns something else
+        return False
+    return all(mixed.search(half) for half in halves)
 
 
 def find(
@@ -297,15 +308,17 @@ def find(
         hits += urls.url_hits(scan)
     hits += named.labelled(scan)
     hits += stems.hits(scan)
+    hits += piped.hits(text)
     hits += loose.hits(scan)
     if '"kty"' in text:
         hits += (Hit(*m.span(1), JWK) for m in _re(_JWK_MEMBER).finditer(text))
     hits += (Hit(a, b, SEED) for a, b in words.seed_runs(scan.lower()))
+    hits = [hit for hit in hits if not vouched.cleared(text, hit.start, hit.end)]
     anchors = _anchors(text, table, hits) + ids
     if anchors:
         hits += _pairs(scan, anchors, _covered([*((a, b) for a, b, _ in table), *((h.start, h.end) for h in hits)]))
     if detect is not None and "\n" in text:
-        hits += _joined(scan, detect)
+        hits += (hit for hit in _joined(scan, detect) if not vouched.cleared(text, hit.start, hit.end))
     return hits
 
 

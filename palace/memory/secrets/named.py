@@ -5,6 +5,7 @@ of the field that holds it (fields.py)."""
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -33,7 +34,8 @@ _WEAK_WORDS = ("key", "auth", "sig", "signature", "cle", "session", "community")
 NOT_BEFORE = frozenset(
     (
         "public", "pub", "publishable", "primary", "foreign", "sort", "partition", "idempotency", "cache", "hot",
-        "host", "page", "next", "continuation", "sync", "csrf", "license", "composite", "unique"
+        "host", "page", "next", "continuation", "sync", "csrf", "license", "composite", "unique", "anon", "verify",
+        "verifying", "verification"
     )
 )  # fmt: skip
 _NOT_AFTER = frozenset(
@@ -105,6 +107,9 @@ _GAP = (
 )
 
 
+_VERB = r"[ \t]+(?:get|list|show|describe|delete|rm|read|fetch|inspect|view|cat|remove|edit|rotate|versions?)[ \t]+"
+
+
 def _gap_ok(text: str, end: int, value_start: int) -> bool:
     """Between a keyword and its value: a separator, a copula, or a few words ("for the NAS is"), on one line
     (or a line break right after `:`), with no sentence ending in between."""
@@ -113,6 +118,8 @@ def _gap_ok(text: str, end: int, value_start: int) -> bool:
         return False
     if _re(_GAP).fullmatch(gap):
         return True
+    if _re(_VERB).fullmatch(gap):  # `secret get <id>`: a secret manager's command names the secret by its id
+        return False
     if len(gap) > 40 or gap.count(",") > 1 or _re(r"[.!?。！？;](?:\s|$)").search(gap):
         return False
     return len(_re(r"[^\W\d_]+", re.UNICODE).findall(gap)) <= 5  # "bearer for the partner API is ..."
@@ -213,7 +220,12 @@ def _label_strength(text: str, start: int, end: int) -> str | None:
 def labelled(scan: _Text) -> Iterator[Hit]:
     """Values whose field's label names them a secret, judged as a value named so directly would be."""
     text = scan.text
-    for field in fields.fields(scan):
+    found = fields.fields(scan)
+    if "</" in text:
+        found = itertools.chain(found, fields.tagged(scan))
+    if text.count(",") >= 3 and "\n" in text and _re(fields.SECRET_COLUMN_WORDS).search(scan.lower()):
+        found = itertools.chain(found, fields.columns(scan))
+    for field in found:
         value = text[field.start : field.end]
         strength = SECRET if field.field in fields.SECRET_FIELDS else None
         strength = _label_strength(text, field.label_start, field.label_end) if strength is None else strength

@@ -38,7 +38,9 @@ _SYMBOL = r"[\d!#$%&*+/<=>?@^_|~]"
 # Or 12+ letters and digits ending in a symbol ("... é LdVhHzzXZkEr#"): no word that long ends a sentence so.
 _SECRETISH = (
     rf"(?={_V}{{3}})(?:{_V}*(?:\d|{_SYMBOL}(?={_V})){_V}*|(?:[a-z0-9]+-){{2,}}[a-z0-9]+"
-    r"|[a-z0-9]{12,}[!#$%&*+<=>?@^|~](?![!-~]))"
+    r"|[a-z0-9]{12,}[!#$%&*+<=>?@^|~](?![!-~])"
+    r"|(?:[a-z]{3,9}\.){3,7}[a-z]{3,9}(?![!-~])"  # a passphrase of words and dots (no file or host has 4 such)
+    r"|[a-z]{4}(?:[ -][a-z]{4}){3}(?![!-~]))"  # an app password (Google's in spaced groups, Apple's with dashes)
 )
 # With no separator but a space (`smtp password Ab12#x`), a letter and a digit or a symbol other than `_`, `.`,
 # `-` and `/` (`password max_tokens` is not one, nor a path: `-field=password secret/db`).
@@ -50,10 +52,25 @@ _STOP = (
     r"(?![!-~]))"
 )
 _LAST = rf"{_STOP}{_V}{{3,}}(?=[ \t.!?。！？]*(?:\r?\n|$))"  # the last word of its line
+# Or after `:`, the rest of the line as five to eight words, none of the words a sentence needs (a diceware
+# passphrase: "...is: banjo sequin dingo zesty rhubarb", not "Password: must be at least 12 characters").
+_FUNCTION_WORDS = (
+    "the|and|for|with|must|be|is|are|to|of|in|on|at|not|least|should|will|your|from|this|that|into|when|than|then"
+    "|have|has|can|use|set|it|you|we|our|by|or|as|an|a|no|yes|see|same|only|any|all|was|were|there|here|if"
+)
+_PHRASE = (
+    rf"(?!(?:[a-z]+[ \t]+){{0,7}}(?:{_FUNCTION_WORDS})(?![a-z]))(?:[a-z]{{3,9}}[ \t]+){{4,7}}[a-z]{{3,9}}"
+    r"(?=[ \t.]*(?:\r?\n|$))"
+)
 _NOT_TRIVIAL = r"(?!(?:true|false|yes|no|on|off|none|null|nil|[0-9]{1,5})(?![!-~]))"
-_EQ = rf"{_Q}[ \t]*(?::=|=>|=)[ \t]*{_Q}{_PLACEHOLDER}{_NOT_TRIVIAL}{_V}{{3,}}"
+# (also `.Item(".../sendpassword") = "..."`: a quoted name closed by a bracket, then a quoted value only; a
+# variable after it, `d["password"] = pw`, is code)
+_EQ = (
+    rf"(?:{_Q}[ \t]*(?::=|=>|=)[ \t]*{_Q}|[\"'][)\]][ \t]*=[ \t]*[\"'])"
+    rf"{_PLACEHOLDER}{_NOT_TRIVIAL}{_V}{{3,}}"
+)
 # (`${DB_PASSWORD:?must be set}`, `${X:-...}`: a shell expansion's operator glued to the colon.)
-_COLON = rf"{_Q}[ \t]*[:：](?![?+=\-])[ \t]*{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH}|{_LAST})"
+_COLON = rf"{_Q}[ \t]*[:：](?![?+=\-])[ \t]*{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH}|{_LAST}|{_PHRASE})"
 # "for the NAS", "für den Router", "du compte", "del servidor", "do banco", "от сервера": what it opens.
 _FOR = (
     r"(?:[ \t]+(?:for|of|to|on|at|from|with|für|fur|vom|von|zum|zur|de|du|del|des|da|do|della|dello|dla|для|от)"
@@ -74,7 +91,7 @@ _COPULA = (
 )
 _PROSE = rf"{_FOR}\??[ \t]+{_COPULA}[ \t]+{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH})"
 # "Le mot de passe Wi-Fi : ...", "password (prod): ...": a word or two may name what it opens before `:`.
-_QUALIFIER = r"(?:[ \t]+[^\s:=：]{1,20}){1,2}"
+_QUALIFIER = r"(?:(?:[ \t]+[^\s:=：]{1,20}){1,2}|[ \t]*\([^()\n:=]{1,40}\))"
 # (A colon glued to both words is a reference, `-pass env:BACKUP_PASS`, not a label.)
 _QUALIFIED_COLON = (
     rf"(?:{_FOR}{_COLON}|{_QUALIFIER}[ \t]*[:：](?:[ \t]+|(?=[\"'`])|(?<=[ \t][:：])|(?<=：))"
@@ -136,14 +153,15 @@ _CJK_LOOSE = rf"(?:{_GLUED}[为是成了到為をに를을로])?[ \t]*{_LOOSE_VA
 _WORDS_THEN_VALUE = (
     rf"{_GLUED}(?:[ \t]+[^\s:=：。！？，、；,.!?]{{1,12}}){{0,4}}?[ \t]*(?:[:：=][ \t]*)?[ \t]*{_LOOSE_VALUE}"
 )
-_CJK_KEYWORDS = (("密码", "密碼", "口令"), ("パスワード", "暗証番号"), ("비밀번호", "암호"))
+_CJK_KEYWORDS = (("密码", "密碼", "口令"), ("パスワード", "暗証番号"), ("비밀번호", "암호", "비번"))
 # The word for password in other languages (those not in _PASSWORD_KEYWORDS), each followed as above.
 _WORLD_KEYWORDS = (
     "clave", "chiave", "wachtwoord", "hasło", "şifresi", "şifre", "lösenord", "passord", "jelszó", "лозинка", "κωδικός",
     "סיסמה", "סיסמא", "كلمة المرور", "كلمة السر", "رمز عبور",
     "کلمه عبور", "पासवर्ड", "รหัสผ่าน", "mật khẩu", "heslo", "salasana", "parola", "parolă", "kata sandi", "contrasenya",
     "adgangskode", "geslo", "lozinka", "slaptažodis", "parool", "jelszava", "lykilorð", "wagwoord", "sifra", "šifra",
-    "nenosiri",
+    "nenosiri", "pasahitza", "pasvorto", "passwuert", "modpas", "mat khau", "პაროლ", "құпиясөз", "кұпия сөз",
+    "கடவுச்சொல்", "పాస్\u200cవర్డ్", "పాస్వర్డ్", "পাসওয়ার্ড", "ਪਾਸਵਰਡ", "پاس ورڈ", "գաղտնաբառ", "нууц үг",
 )  # fmt: skip
 # An ending after the word: "lösenordet", "passordet", "hesla", "salasanani", "wachtwoorden".
 _ENDING = r"[a-zà-ÿăâîșțıśłżźćńą]{0,4}?"
@@ -175,6 +193,20 @@ _USING = (
 )
 _PIN_IS = r"(?:[ \t]*(?:code|number))?[ \t]*(?:[:=：]|is|是)"
 _PIN = rf"pin(?<![a-z0-9]pin){_PIN_IS}[ \t]*[0-9]{{4,8}}(?![0-9a-z])"
+# "the PUK for the office SIM is 32866930", "alarm disarm code: 161774", "garage keypad is 727167#".
+_CODE_IS = rf"{_FOR}[ \t]*(?:[:=：]|is|was|—|-)[ \t]*"
+_CODE = r"[0-9]{4,10}[#*]?(?![0-9a-z.,/:\-][0-9a-z])"
+_CODED = ("alarm", "disarm", "arming", "door", "gate", "garage", "safe", "lock", "entry", "building", "locker")
+_NUMERIC_CODES = (
+    ("puk", rf"puk(?<![a-z0-9]puk)[0-9]?{_CODE_IS}{_CODE}"),
+    ("keypad", rf"keypad(?<![a-z0-9]keypad)(?:[ \t]+code)?{_CODE_IS}{_CODE}"),
+    (" code", rf" code(?:{'|'.join(f'(?<={word} code)' for word in _CODED)}){_CODE_IS}{_CODE}"),
+)
+# "FileVault recovery key (ada's MacBook): R7NF-...", BitLocker's eight groups of six digits, 2FA recovery codes.
+_RECOVERY = (
+    r"recovery(?<![a-z0-9]recovery)[ \t]+(?:key|code)s?(?:[ \t]*\([^()\n]{1,40}\))?(?:[ \t]+for[ \t]+[^\n:=]{1,30}?)?"
+    r"[ \t]*(?:[:=：]|is|are)[ \t]*[\"'`]?[a-z0-9]{4,8}(?:-[a-z0-9]{4,8}){3,7}(?![a-z0-9])"
+)
 
 PROSE_KINDS: tuple[SecretKind, ...] = (
     *(
@@ -207,5 +239,7 @@ PROSE_KINDS: tuple[SecretKind, ...] = (
         for word in ("login", "logon", "creds", "credentials")
     ),
     folded_kind("password assignment", _PIN, "pin", screen=f"pin{_PIN_IS}"),
+    *(folded_kind("password assignment", pattern, anchor) for anchor, pattern in _NUMERIC_CODES),
+    folded_kind("password assignment", _RECOVERY, "recovery"),
     folded_kind("password assignment", _USING, "use"),
 )  # fmt: skip

@@ -116,6 +116,8 @@ _PUBLIC_PREFIXES = (
     "pk_", "pk.", "pub", "phc_", "sb_publishable", "xpub", "tpub", "ypub", "zpub", "npub", "cus_", "in_", "pi_", "ch_",
     "sub_", "price_", "prod_", "evt_", "txn_", "pm_", "seti_", "acct_", "po_", "py_", "src_", "ii_", "il_", "cs_",
     "card_", "plan_", "inv_", "req_", "msg_", "run_", "thread_", "asst_", "batch_", "call_", "file-", "chatcmpl-",
+    "user_", "usr_", "team_", "org_", "org-", "prj_", "proj_", "project_", "ord_", "order_", "item_", "conv_",
+    "node_", "job_", "task_", "doc_", "img_", "evt-", "nonce-", "trace_", "span_", "sess_id",
 )  # fmt: skip
 _DIGEST_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-", "md5-", "sha-", "sha256~")
 

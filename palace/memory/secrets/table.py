@@ -96,14 +96,11 @@ _SQLPLUS = (
     r"sqlplus(?<![a-z0-9_]sqlplus)[^\n]{0,40}?(?<![a-z0-9_$#])"
     r"[a-z0-9_$#]+/(?![/@])[^\s/@\"']{3,64}@"
 )
-# A value piped to a command that reads a secret (`printf '%s' ... | docker secret create`, `echo ... |
-# docker login --password-stdin`, `echo user:pw | chpasswd`).
-_PIPED = (
-    r"(?:echo|printf)(?<![a-z0-9_]echo)(?<![a-z0-9_]printf)[ \t]+(?:-[ne]+[ \t]+)?(?:'%s(?:\\n)?'[ \t]+)?"
-    r"(?:'[^'\n]{4,}'|\"[^\"\n$]{4,}\"|(?![$-])[^\s|'\"]{4,})[ \t]*\|[ \t]*[^\n|]{0,60}?"
-    r"(?:secret[ \t]+(?:create|set)|--password-stdin|chpasswd|passwd[ \t]+--stdin|--stdin-password)"
-)
 _SECURE_STRING = r"convertto-securestring[ \t]+(?:-string[ \t]+)?(?:'[^'\n]{3,}'|\"[^\"\n$]{3,}\")"
+# Java's way to hand over a password: a literal turned into a char array (`ks.load(in, "...".toCharArray())`).
+_CHAR_ARRAY = r"\"(?=[^\"\n]{0,63}[0-9!#$%&*+=?@^~_])(?=[^\"\n]{0,63}[a-z])[^\"\s\\]{6,64}\"\.tochararray\(\)"
+# A Wi-Fi network's QR code: `WIFI:T:WPA;S:<ssid>;P:<password>;;`.
+_WIFI_QR = r"wifi:(?:[tsh]:[^;\n]{0,64};)*p:(?![$<{%])(?:\"[^\"\n]{4,63}\"|[^;\n\"]{4,63});"
 # A call that takes a user and a password as two literal arguments in a row: `new NetworkCredential("u", "pw")`,
 # `DriverManager.getConnection(url, "sa", "pw")`, `smtp.login("me", "pw")`, any `...connect(..., "u", "pw", ...)`.
 _CALL_PASSWORD = r"(?=[^\"'\n]{0,63}[0-9!#$%&*+=?@^~])(?=[^\"'\n]{0,63}[a-z])[^\"'\s]{6,64}"
@@ -141,17 +138,23 @@ _SET_PASSWORD = (
 # with both cases and a digit, not a port, a path or a variable.
 _USER_THEN_P = (
     r"(?<![^\s])-(?:u|U|-user(?:name)?)[ \t=]+[^\s]{1,40}[ \t]+(?:[^\s]+[ \t]+){0,4}?-[pP][ \t]+"
-    r"(?=[^\s]{0,63}[a-z])(?=[^\s]{0,63}[A-Z])(?=[^\s]{0,63}[0-9])[^\s'\"$<\-/][^\s'\":/=]{7,63}(?![^\s])"
+    r"(?:(?=[^\s]{0,63}[a-z])(?=[^\s]{0,63}[A-Z])(?=[^\s]{0,63}[0-9])[^\s'\"$<\-/][^\s'\":/=]{7,63}"
+    r"|[a-z]{4}(?:-[a-z]{4}){3})(?![^\s])"  # (or an app-specific password: `-p abcd-efgh-ijkl-mnop`)
 )
 # A key given to a command by a one-letter option (`-k <40 hex>`, `-t <uuid>`: cloudsmith, codecov) or after
 # `login` (`wandb login <40 hex>`).
 _HEX_KEY = r"(?:[0-9a-f]{32,64}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![0-9a-z\-])"
+# (and a `--...-key` option: `--setup-key <uuid>`, `--key <hex>`, not a signing key's or a key server's)
 _KEY_OPTION = rf"(?<![^\s])-[kt][ \t]+{_HEX_KEY}"
+_KEY_LONG_OPTION = (  # (a literal first: sre looks for `--` alone)
+    rf"--(?<![^\s]--)(?!(?:gpg|pgp|recv|signing|trusted|default|public|pub|ssh|host)-)(?:[a-z]+-){{0,2}}key"
+    rf"[ \t=]+{_HEX_KEY}"
+)
 _LOGIN_KEY = rf"login(?<![a-z0-9_\-.]login)[ \t]+(?:--?[a-z][a-z\-]{{1,20}}[ \t]+){{0,2}}{_HEX_KEY}"
 # A client made with a key as its only argument (`messagebird.initClient('...')`, `new Client("...")`).
 _CLIENT_KEY = (
-    r"[Cc]lient\([ \t]*[\"'](?=[A-Za-z0-9_\-]{0,63}[0-9])(?=[A-Za-z0-9_\-]{0,63}[A-Z])(?=[A-Za-z0-9_\-]{0,63}[a-z])"
-    r"[A-Za-z0-9_\-]{20,64}[\"'][ \t]*[,)]"
+    r"(?:[Cc]lient|API|Api|SDK|Sdk)\([ \t]*[\"'](?:(?=[A-Za-z0-9_\-]{0,63}[0-9])(?=[A-Za-z0-9_\-]{0,63}[A-Z])"
+    r"(?=[A-Za-z0-9_\-]{0,63}[a-z])[A-Za-z0-9_\-]{20,64}|[0-9a-f]{32,64})[\"'][ \t]*[,)]"
 )
 # A secret key named by an `_SK` suffix beside its `_AK` (`HUAWEICLOUD_SDK_SK=...`): 30+ base64 characters.
 _SK_SUFFIX = r"[a-z0-9]_sk[\"']?[ \t]*[:=][ \t]*[\"']?(?=[a-z0-9/+]{0,80}[0-9])[a-z0-9/+]{30,80}(?![a-z0-9/+])"
@@ -275,15 +278,17 @@ SECRET_KINDS: tuple[SecretKind, ...] = (
     _kind("password on a command line", _POSITIONAL, "http-basic."),
     folded_kind("password on a command line", _NET_USE, "net use"),
     folded_kind("password on a command line", _SQLPLUS, "sqlplus"),
-    gated_kind("password on a command line", _PIPED, ("|",), "secret ", "-stdin", "chpasswd", ignore_case=True),
     folded_kind("password assignment", _SECURE_STRING, "convertto-securestring"),
+    folded_kind("password assignment", _CHAR_ARRAY, ".tochararray()"),
+    folded_kind("password assignment", _WIFI_QR, "wifi:"),
     gated_kind("password assignment", _CREDENTIAL_CALL, ("(",), "credential", "getconnection", "login(", "auth(",
                "authentication(", "connect(", ignore_case=True),
     folded_kind("password on a command line", _SET_PASSWORD, "user:password", "password "),
     gated_kind("password on a command line", _USER_THEN_P, _OPTION, " -p ", "\t-p ", " -P ", "\t-P "),
     folded_kind("API token", _KEY_OPTION, " -k ", " -t ", "\t-k ", "\t-t "),
+    folded_kind("API token", _KEY_LONG_OPTION, "key ", "key="),
     folded_kind("API token", _LOGIN_KEY, "login"),
-    _kind("API token", _CLIENT_KEY, "client("),
+    _kind("API token", _CLIENT_KEY, "client(", "api(", "sdk("),
     folded_kind("secret key", _SK_SUFFIX, "_sk"),
     folded_kind("wallet private key", _BECH32_PRIVATE, "privkey1", "prv1", "secret1", "nsec1"),
     *(

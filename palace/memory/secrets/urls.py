@@ -23,9 +23,13 @@ _TOKEN_PARAMS = frozenset(
         "app_key", "appkey", "apitoken", "api_token", "private_key", "license_key", "session", "sessionid", "sid"
     )
 )  # fmt: skip
+_SHORT_TOKEN_PARAMS = frozenset(("token", "access_token", "apikey", "api_key", "secret", "auth_token"))
 _HOOK_SEGMENTS = frozenset(
-    ("hook", "hooks", "webhook", "webhooks", "webhookb2", "incomingwebhook", "robot", "bot", "triggers")
-)
+    (
+        "hook", "hooks", "webhook", "webhooks", "webhookb2", "incomingwebhook", "robot", "bot", "triggers",
+        "build_hooks", "deploy_hooks", "deploy", "integrations", "integration", "alert", "push",
+    )
+)  # fmt: skip
 
 
 def urls(text: str) -> Iterator[tuple[int, int, int]]:
@@ -92,7 +96,8 @@ def _query_hits(start: int, query: str) -> Iterator[Hit]:
     for part in _re(r"[&;]").split(query.split("#", 1)[0]):
         name, equals, raw = part.partition("=")
         lower = name.lower()
-        if equals and len(raw) >= 16 and not shape.is_placeholder(raw):
+        shortest = 12 if lower in _SHORT_TOKEN_PARAMS else 16  # (Gotify's app tokens are 15 characters)
+        if equals and len(raw) >= shortest and not shape.is_placeholder(raw):
             decoded = _re(r"%[0-9A-Fa-f]{2}").sub("A", raw)
             # (a name that ends like one: `zapikey`, `upload_token`)
             token_named = lower in _TOKEN_PARAMS or lower.endswith(("apikey", "_key", "-key", "token", "secret"))
@@ -110,4 +115,5 @@ def may_hold(value: str, at: int) -> bool:
     if _re(r"=[^&;#]{16}").search(value) or _re(r"/v[0-9]{1,2}/[^/?#]{24}").search(value):
         return True
     lower = value.lower()
-    return any(word in lower for word in ("hook", "bot", "trigger", "key", "token", "secret"))
+    words = ("hook", "bot", "trigger", "key", "token", "secret", "deploy", "integration", "alert", "push")
+    return any(word in lower for word in words)

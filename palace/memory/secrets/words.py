@@ -28,15 +28,16 @@ def bip39() -> frozenset[str]:
 # by spaces, commas, bars or line breaks. Over lower-cased text; most prose breaks such a run within a few
 # words (`a`, `is`, `to`, a long word), so this rarely matches.
 _WORD = r"(?:[0-9]{1,2}[.):]?[ \t]+)?[a-z]{3,8}(?![a-z0-9])"
-_SEP = r"(?:[ \t]*[,;|][ \t]*|[ \t]*\r?\n[ \t]*|[ \t]+)"
+_SEP = r"(?:[\"']?[ \t]*[,;|][ \t]*[\"']?|[ \t]*\r?\n[ \t]*|[ \t]+)"  # (a list's words may be quoted)
 SEED_RUN = rf"(?<![a-z0-9]){_WORD}(?:{_SEP}{_WORD}){{{SEED_WORDS - 1},}}"
 # The run is looked for anywhere only in a text that says it holds one (a keyword, or a list numbered to 12);
 # elsewhere, on a line of its own (after a label such as "words:", in quotes): sre tries a run at every word
 # of prose, which would cost more than all the other rules together.
 _SEED_LINE = (
-    rf"^[ \t]*(?:[^\n:=]{{0,40}}+[:=][ \t]*)?[\"'`]?(?:{_WORD}[ \t,]+){{{SEED_WORDS - 1},}}{_WORD}[\"'`]?[ \t.,;]*$"
+    rf"^[ \t]*(?:[^\n:=]{{0,40}}+[:=][ \t]*)?[\"'`\[]*(?:{_WORD}[\"']?[ \t,]+[\"']?){{{SEED_WORDS - 1},}}{_WORD}"
+    r"[\"'`\]]*[ \t.,;]*$"
 )
-_SEED_HINTS = ("seed", "mnemonic", "recovery", "phrase", "wallet", "semilla", "graine")
+_SEED_HINTS = ("seed", "mnemonic", "recover", "restore", "phrase", "wallet", "subkey", "keys add", "semilla", "graine")
 _OTHER_HINTS = ("助记词", "助記詞", "ニーモニック", "シード", "мнемон", "сид-фраз")
 
 
