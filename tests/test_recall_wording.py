@@ -68,15 +68,18 @@ def test_the_table_holds_everyday_synonyms_tech_names_and_chinese_words() -> Non
 
 def test_every_group_maps_each_word_to_the_others_both_ways() -> None:
     for line in expand._GROUPS:
-        words = [tuple(t.text for t in query_terms(word)) for word in line.split()]
+        words = [tuple(t.text for t in query_terms(word.replace("_", " "))) for word in line.split()]
         for word in words:
+            if len(word) > 1 and word[0].isascii():
+                continue  # two English words ("next_door") are found for the others, never a key themselves
             term = QueryTerm(word[0], len(word[0]) == 1 and not word[0].isascii(), 0)
             found = {tuple(t.text for t in alternative) for alternative in expand.related(term)}
             assert {w for w in words if w[0] != word[0]} <= found, (line, word)
-        english = [w for w in line.split() if w.isascii()]
+        english = [w for w in line.split() if w.isascii() and "_" not in w]
         assert all(len(query_terms(w)) == 1 for w in english), line  # single words: no phrase half-matches
         for word in line.split():  # the table's own reading of a word is the query's
-            assert [(t.text, t.prefix) for t in expand._terms(word)] == [(t.text, t.prefix) for t in query_terms(word)]
+            read = [(t.text, t.prefix) for t in expand._terms(word)]
+            assert read == [(t.text, t.prefix) for t in query_terms(word.replace("_", " "))]
 
 
 def test_a_synonym_finds_the_session_that_says_it_the_other_way(home: Path, index: RecallIndex) -> None:

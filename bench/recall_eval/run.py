@@ -21,14 +21,17 @@ the questions that word things differently from their evidence (paraphrase).
 
 4. The same for the second held-out chatty set (chatty_held2.py; 10 conversations, 214 questions, written
 for measuring only), the third (chatty_held3.py; 8 conversations), the fourth (chatty_held4.py; 8
-conversations, names of its own) and the fifth (chatty_held5.py; 9 conversations, written blind, tuned on in
-the seventh round), and the sixth (chatty_held6.py; 9 conversations, 370 questions, written blind after the
-seventh round's changes, never tuned on), skipped with --tune-only.
+conversations, names of its own), the fifth (chatty_held5.py; 9 conversations, written blind, tuned on in
+the seventh round) and the sixth (chatty_held6.py; 9 conversations, 370 questions, written blind after the
+seventh round's changes, run once then, tuned on in the eighth round), and the seventh (chatty_held7.py; 9
+conversations, 376 questions, written blind in the eighth round, never tuned on); --tune-only skips the
+second, third and seventh sets (held out) and keeps the fourth, fifth and sixth (tuned on).
 
 --ablate also reruns 2 and 3 with parts switched off (a Tuning passed in: RecallIndex(home, tuning=...)).
---misses N shows N questions of the tuning parts whose answer the text does not bear (the held-out parts are
-measured, never looked into); --tune-only reports the tuning parts alone. tests/test_recall_eval.py and
-tests/test_recall_chatty.py guard the figures.
+--misses N shows N questions of the tuning parts whose answer the text does not bear (the conversations' and
+the chatty tuning parts, then the fourth, fifth and sixth sets: the held-out parts, the chatty held-out part
+and the second, third and seventh sets, are measured, never looked into); --tune-only reports the tuning parts alone.
+tests/test_recall_eval.py and tests/test_recall_chatty.py guard the figures.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ from recall_eval import (  # noqa: E402
     chatty_held4,
     chatty_held5,
     chatty_held6,
+    chatty_held7,
     convo_eval,
 )
 from recall_eval.convo import Conversation  # noqa: E402
@@ -114,6 +118,8 @@ def convo_ablate(
 
 
 CONVO_KINDS = ("single", "temporal", "multi", "typo")
+# The parts whose misses may be read (--misses): the others are held out, measured only.
+TUNING_PARTS = ("tune", chatty_held4.PART, chatty_held5.PART, chatty_held6.PART)
 CHATTY_KINDS = ("single", "multi", "temporal", "inference", "paraphrase")
 
 
@@ -180,9 +186,10 @@ def main() -> int:
         chats = convo_eval.run(home / "chatty", chatty.conversations())
         held2 = [] if args.tune_only else convo_eval.run(home / "held2", chatty_held2.conversations())
         held3 = [] if args.tune_only else convo_eval.run(home / "held3", chatty_held3.conversations())
-        held4 = [] if args.tune_only else convo_eval.run(home / "held4", chatty_held4.conversations())
-        held5 = [] if args.tune_only else convo_eval.run(home / "held5", chatty_held5.conversations())
-        held6 = [] if args.tune_only else convo_eval.run(home / "held6", chatty_held6.conversations())
+        held4 = convo_eval.run(home / "held4", chatty_held4.conversations())
+        held5 = convo_eval.run(home / "held5", chatty_held5.conversations())
+        held6 = convo_eval.run(home / "held6", chatty_held6.conversations())
+        held7 = [] if args.tune_only else convo_eval.run(home / "held7", chatty_held7.conversations())
         talk_ablations = convo_ablate(home / "ablations") if args.ablate else []
         chat_ablations = convo_ablate(home / "chatty-ablations", chatty.conversations) if args.ablate else []
     zh = sum(1 for q, _k in QUESTIONS if ZH.search(q))
@@ -209,13 +216,18 @@ def main() -> int:
     if held3:
         print_convo(held3, [], "chatty eval, third held-out set", CHATTY_KINDS, (chatty_held3.PART,))
     if held4:
-        print_convo(held4, [], "chatty eval, fourth held-out set", CHATTY_KINDS, (chatty_held4.PART,))
+        print_convo(held4, [], "chatty eval, fourth set (tuned on)", CHATTY_KINDS, (chatty_held4.PART,))
     if held5:
-        print_convo(held5, [], "chatty eval, fifth held-out set", CHATTY_KINDS, (chatty_held5.PART,))
+        print_convo(held5, [], "chatty eval, fifth set (tuned on)", CHATTY_KINDS, (chatty_held5.PART,))
     if held6:
-        print_convo(held6, [], "chatty eval, sixth held-out set (blind)", CHATTY_KINDS, (chatty_held6.PART,))
+        print_convo(
+            held6, [], "chatty eval, sixth set (tuned on in the eighth round)", CHATTY_KINDS, (chatty_held6.PART,)
+        )
+    if held7:
+        print_convo(held7, [], "chatty eval, seventh held-out set (written blind)", CHATTY_KINDS, (chatty_held7.PART,))
     # Misses of the tuning parts only: the held-out parts are measured, never looked into.
-    for outcome in [o for o in [*talks, *chats] if o.convo.part == "tune" and not o.bearing][: args.misses]:
+    tuned = [*talks, *chats, *held4, *held5, *held6]
+    for outcome in [o for o in tuned if o.convo.part in TUNING_PARTS and not o.bearing][: args.misses]:
         print(convo_eval.miss_report(outcome))
     return 0
 

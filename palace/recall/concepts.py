@@ -33,7 +33,9 @@ sibling: sister brother twin
 instrument musical music: piano guitar bass violin cello drum drums ukulele flute saxophone trumpet clarinet harp
     keyboard band choir sing singing song gig concert
 sport sports exercise fitness active athletic: run running jog marathon triathlon gym swim swimming cycling bike
-    football tennis yoga climbing rowing hockey cricket rugby golf boxing dance
+    football tennis yoga climbing bouldering rowing hockey cricket rugby golf boxing dance netball badminton squash
+race event: marathon half_marathon triathlon 10k 5k parkrun sportive
+climb climbing: bouldering boulder wall
 dance dancing: tango salsa ballet waltz swing
 hobby hobbies pastime: knitting painting pottery baking gardening photography fishing chess reading
 computer computers software tech technology programming program coding code developer: javascript python java
@@ -41,13 +43,20 @@ computer computers software tech technology programming program coding code deve
 crime detective mystery: detective murder thriller police mystery
 story stories book books reading: novel book chapter library series
 film films movie movies show shows tv: series episode documentary cinema netflix
-job work career workplace: boss manager colleague promoted promotion hired fired salary interview offer resign
+job work career workplace position role: boss manager colleague promoted promotion hired fired salary interview
+    offer resign lead team
 promotion promoted: head manager lead director senior
 money cost price spend spent expensive cheap save saved afford: dollar dollars pound pounds euro euros quid bucks
     cost paid price budget
 far distance: kilometre kilometres km mile miles metre metres
 food eat eating meal cook cooking: dinner lunch breakfast recipe bake baking pie cake bread pasta soup curry salad
-    cheese
+    cheese meat fish vegetarian vegan pescatarian
+diet: vegetarian vegan pescatarian meat fish sugar gluten
+baby babies pregnant pregnancy: boy girl twins son daughter born birth
+pottery ceramics: kiln clay glaze wheel mug bowl vase
+charity fundraising fundraiser sponsor sponsored: raise raised donate donation sponsor target aim hospice
+move moving landlord rent: landlord lease tenancy rent moved removal flat house
+single dating: boyfriend girlfriend date dating together relationship
 meat: beef pork bacon chicken steak ham lamb sausage burger
 vegetarian vegan: meat lentil tofu vegetable vegetables
 drink drinking: coffee tea beer wine water juice
@@ -57,7 +66,8 @@ health ill illness sick medical hospital injury injured hurt: doctor hospital su
     nurse pain broke broken fracture appointment emergency stone infection
 emergency: hospital ambulance
 eye eyes vision sight: glasses optician lens lenses
-tooth teeth: dentist crown filling
+tooth teeth dental molar: dentist crown filling root_canal brace braces
+hand hands: finger thumb wrist knuckle palm
 sleep sleeping night bedtime tired: awake asleep insomnia bed nap woke waking
 morning early: dawn sunrise breakfast alarm before
 evening night: dinner bedtime tonight late midnight
@@ -65,7 +75,8 @@ weather: rain storm snow wind flood heatwave hail fog sunny
 home house flat apartment: cottage flat apartment house bungalow studio
 garden yard backyard: pond lawn shed vegetables tomatoes flowers allotment
 holiday vacation trip travel abroad: flight flew hotel beach island train visit tour cruise
-car vehicle: van clutch engine tyre garage mechanic
+car vehicle drive driving: van clutch engine tyre garage mechanic petrol diesel electric toyota honda ford nissan
+    volkswagen bmw audi tesla fiat vauxhall renault peugeot kia hyundai volvo skoda
 shelter rescue: adopt adopted rescue shelter
 volunteer volunteering charity community: volunteer charity donate fundraiser mentor mentoring food bank
 young teenager teenagers youth: teen teenagers students school
@@ -79,7 +90,7 @@ vegetable vegetables veg: carrot potato tomato onion broccoli pepper cabbage spi
 celebration celebrate party: birthday anniversary wedding christmas
 game games: chess cards poker puzzle crossword
 illness: cold flu cough fever virus migraine
-injury injured hurt: sprain sprained twisted bruise bruised stitches fracture fractured
+injury injured hurt: sprain sprained twisted bruise bruised stitches fracture fractured dislocated dislocate
 transport commute: bus train tram metro tube bike car drive cycle
 shopping: supermarket market mall shop
 language languages: french spanish german italian japanese korean mandarin chinese portuguese
@@ -106,6 +117,14 @@ language languages: french spanish german italian japanese korean mandarin chine
 水果: 苹果 香蕉 橙子 草莓 葡萄 芒果 梨 樱桃 桃
 蔬菜: 胡萝卜 土豆 西红柿 洋葱 白菜 菠菜
 对象 男朋友 女朋友: 男友 女友 老公 老婆 未婚夫 未婚妻
+单身 恋爱 谈恋爱: 在一起 对象 男朋友 女朋友 相亲 约会 结婚
+学车 驾校 考驾照: 科目一 科目二 科目三 倒车 教练 驾校 驾照 路考
+研究生 读研 考研: 复试 初试 导师 硕士 研究生 考研
+职业 行业: 医生 牙医 老师 律师 护士 程序员 会计 工程师 公务员
+渠道 销售: 网店 淘宝 摆摊 直播 下单
+营业 开店: 关门 倒闭 停业 转让 开业
+右眼 左眼 双眼 视力: 眼睛 白内障 老花镜 眼镜 近视
+小学 入学 上学: 幼升小 摇号 附小 学区
 受伤 伤: 扭伤 骨折 缝针 淤青
 交通 通勤: 公交 地铁 火车 自行车 开车
 旅行 旅游 度假: 机票 飞机 酒店 火车 海边 岛 景点
@@ -117,8 +136,8 @@ Alternative = tuple[QueryTerm, ...]  # the terms a specific word is searched as 
 
 
 def _terms(word: str) -> Alternative:
-    if word.isascii():
-        return (QueryTerm(stem(word.casefold()), False, 0),)
+    if word.isascii():  # words joined by "_" ("root_canal") are searched as their words
+        return tuple(QueryTerm(stem(part), False, 0) for part in word.casefold().split("_"))
     if len(word) == 1:
         return (QueryTerm(word, False, 0),)  # a unit after a number is indexed alone
     return tuple(QueryTerm(word[i : i + 2], False, 0) for i in range(len(word) - 1))

@@ -105,7 +105,7 @@ grandpa grandfather grandad granddad
 baby infant
 teen teenager
 spouse partner
-neighbour neighbor
+neighbour neighbor next_door
 bike bicycle
 car vehicle automobile
 truck lorry
@@ -183,6 +183,16 @@ jumper sweater pullover
 trousers pants
 autumn fall
 directory folder dir
+chat conversation natter
+allergy allergic
+expecting pregnant
+goal aim
+argument quarrel dispute
+diagnose diagnosis
+device gadget
+quiz trivia
+win winner victory
+lawyer solicitor attorney
 自行车 单车 脚踏车
 同事 同僚
 老板 领导 上司
@@ -213,9 +223,9 @@ Alternative = tuple[QueryTerm, ...]  # the terms a synonym is searched as (a Chi
 
 def _terms(word: str) -> Alternative:
     """The query terms a word of the table is searched as (what query_terms makes of it, without its
-    patterns: a table word is one English word or one Chinese word)."""
+    patterns: a table word is one English word, words joined by "_" ("next_door"), or one Chinese word)."""
     if word.isascii():
-        return (QueryTerm(stem(word.casefold()), False, 0),)
+        return tuple(QueryTerm(stem(part), False, 0) for part in word.casefold().split("_"))
     if len(word) == 1:
         return (QueryTerm(word, True, 0),)  # a lone character: a prefix, as query_terms makes it
     return tuple(QueryTerm(word[i : i + 2], False, 0) for i in range(len(word) - 1))
@@ -227,6 +237,8 @@ def _related_table() -> dict[tuple[str, bool], tuple[Alternative, ...]]:
     for line in _GROUPS:
         words = [w for w in dict.fromkeys(_terms(word) for word in line.split()) if w]
         for word in words:
+            if len(word) > 1 and word[0].text.isascii():
+                continue  # "next_door" is found for "neighbour"; "next" finds nothing
             key = (word[0].text, word[0].prefix)
             others = tuple(w for w in words if w != word and w[0] != word[0])
             table[key] = tuple(dict.fromkeys((*table.get(key, ()), *others)))

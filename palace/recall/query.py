@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from palace.errors import RecallError
+from palace.recall import idioms
 from palace.recall.dates import DateHint, query_date
 from palace.recall.scope import EVERY_WING, Scope
 from palace.recall.text import QueryTerm, query_terms
@@ -16,6 +18,13 @@ MAX_LIMIT = 20
 MAX_QUERY_CHARS = 1000
 SHORTLIST = 2  # sessions scored exactly per requested result (at least MIN_SHORTLIST)
 MIN_SHORTLIST = 20
+# Words that ask how things stand now ("what does she drive these days?", "is he still ...?", "现在"): the
+# latest of the sessions on the subject is the likeliest answer, since facts change over months.
+_PRESENT = re.compile(
+    r"\b(?:now|nowadays|these days|currently|at the moment|at present|still|any ?more|lately|recently)\b"
+    r"|现在|目前|如今|眼下|最近|这阵子|还在|还是|仍然|依然",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -31,6 +40,7 @@ class Query:
     scope: Scope = EVERY_WING  # the wings searched (with everything wing-less)
     reuse: Mapping[str, int] = field(default_factory=dict)  # reuse.key_of(path, content) -> uses of an entry
     tuning: Tuning = DEFAULT
+    present: bool = False  # the query asks how things stand now: later sessions rank a little higher
 
     @property
     def low(self) -> str:
@@ -68,16 +78,17 @@ def parse_query(
     low, high = _date_or_none("since", since), _date_or_none("until", until)
     if low is not None and high is not None and _day(low) > _day(high):
         raise RecallError(f"recall since ({_day(low)}) is after until ({_day(high)})")
-    terms = query_terms(query)
+    terms = query_terms(idioms.plain(query))
     if not terms:
         shown = " ".join(query.split())[:80]
         raise RecallError(f"recall query has no words to search for, only punctuation or symbols: {shown}")
     hint = query_date(query)
     if hint is not None and tuning.drop_date_words and not hint.relative:
         # "in June" says when, not what: it is not searched for (unless nothing else is left)
-        terms = query_terms(query.replace(hint.phrase, " ", 1)) or terms
+        terms = query_terms(idioms.plain(query.replace(hint.phrase, " ", 1))) or terms
     excluded = frozenset((exclude,) if isinstance(exclude, str) else exclude)
-    return Query(terms, limit, low, high, excluded, hint, scope, reuse or {}, tuning)
+    present = hint is None and _PRESENT.search(query) is not None
+    return Query(terms, limit, low, high, excluded, hint, scope, reuse or {}, tuning, present)
 
 
 def _date_or_none(name: str, value: object) -> date | None:

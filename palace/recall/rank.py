@@ -249,9 +249,26 @@ def _rank(groups: dict[str, Group], weights: Weights, query: Query) -> list[_Ran
         if dated:
             value *= boost
         ranked.append(_Ranked(value, ordinal, group))
+    if query.present and tuning.present_boost > 0:
+        ranked = _latest_first(ranked, tuning.present_boost)
     ranked = _below_current(ranked)
     ranked.sort(key=lambda r: (-r.score, -r.ordinal))
     return ranked
+
+
+def _latest_first(ranked: list[_Ranked], boost: float) -> list[_Ranked]:
+    """Sessions scored up by their place in time among those found, up to boost for the latest."""
+    # A fact told in May and changed in October: for "what does she drive now?", October's is the answer.
+    days = [r.ordinal for r in ranked if r.ordinal and not is_entry(r.group.kind)]
+    if len(days) < 2 or max(days) == min(days):
+        return ranked
+    first, span = min(days), max(days) - min(days)
+    return [
+        r._replace(score=r.score * (1 + boost * (r.ordinal - first) / span))
+        if r.ordinal and not is_entry(r.group.kind)
+        else r
+        for r in ranked
+    ]
 
 
 def _below_current(ranked: list[_Ranked]) -> list[_Ranked]:

@@ -8,7 +8,7 @@ from typing import TypeVar
 
 from palace.memory.secrets import SECRET_KINDS
 
-SCHEMA_VERSION = 11  # bump when the tables or the tokenizer change: older index files are rebuilt
+SCHEMA_VERSION = 12  # bump when the tables or the tokenizer change: older index files are rebuilt
 DOC_BITS = 20  # a document's rowid is its file's id << DOC_BITS | its number in the file
 TABLES = ("vocab", "ffts", "fts_vocab", "fts", "doc", "file")  # in the order they are dropped
 IN_LIST = 500  # values per `IN (?, ...)` list, well under SQLite's limit on bound parameters

@@ -101,12 +101,15 @@ _SHORT_E = re.compile(r"^[^aeiouy][aeiouy][^aeiouwxy]$")  # hik(e), cod(e), bak(
 
 
 def _verb_ending(w: str) -> str:
-    """-ing and -ed off a stem that keeps a vowel, a doubled consonant undone (running -> run), the e of a
-    short stem put back (hiking, hiked -> hike, as the four-letter word keeps its e)."""
+    """-ing and -ed off a stem that keeps a vowel, a doubled consonant undone (running -> run; the British
+    double l of a longer verb too: travelled -> travel), the e of a short stem put back (hiking, hiked -> hike,
+    as the four-letter word keeps its e)."""
     for suffix in ("ing", "ed"):
         base = w[: -len(suffix)]
         if w.endswith(suffix) and len(base) >= 3 and _VOWEL.search(base):
             if len(base) > 3 and base[-1] == base[-2] and base[-1] not in "lsz" and base[-1] not in "aeiou":
+                return base[:-1]
+            if base.endswith("ell") and any(v in base[:-3] for v in "aeiou"):  # travelled, cancelled; not smelled
                 return base[:-1]
             return base + "e" if _SHORT_E.match(base) else base
     return w

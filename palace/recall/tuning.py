@@ -41,6 +41,8 @@ class Tuning:
     date_boost: float = 1.5  # a session in the time the query names ("in June", "last week") scores this much more ...
     range_boost: float = 1.0  # ... or this much, in a month or year it names with its year ("in June 2023") ...
     day_boost: float = 2.0  # ... or this much, on the very day it names ("on 3 June 2023")
+    present_boost: float = 0.5  # a query asking how things stand now: the latest session found scores this much more,
+    # the earliest none, the others by their place in time between them
     date_share: float = 0.35  # ... and the time named counts as this share of the query, covered by such a session
     # -- what a hit shows (passages.py)
     salience_weight: float = 0.6  # share of a document's value taken from how much it says of its own (salience.py)
