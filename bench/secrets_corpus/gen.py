@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import json
 import random
 import string
 from dataclasses import dataclass
@@ -82,3 +83,53 @@ class Gen:
     def pick(self, options: list[str]) -> str:
         """One of options."""
         return self.rng.choice(options)
+
+
+# Helpers the later blind parts share (each part keeps its own words and shapes).
+BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+XML_SAFE_PASSWORD = PASSWORD.replace("&", "")  # so a password needs no escaping in XML either
+SHELL_SAFE = ALNUM + "-_.@%+"  # a password that needs no quoting on a command line or in YAML
+
+
+def strong_password(g: Gen, alphabet: str = XML_SAFE_PASSWORD, low: int = 11, high: int = 20) -> str:
+    """A random password of low to high characters from alphabet with a letter, a digit and a symbol in it, and a
+    letter or digit first (so that it is never read as a flag, a YAML tag or a comment)."""
+    while True:
+        text = g.chars(alphabet, g.rng.randint(low, high))
+        if (
+            text[0].isalnum()
+            and any(c.isdigit() for c in text)
+            and any(c.isalpha() for c in text)
+            and any(not c.isalnum() for c in text)
+        ):
+            return text
+
+
+def shell_safe_password(g: Gen) -> str:
+    """A random password that needs no quoting on a command line, in YAML or in INI."""
+    return strong_password(g, SHELL_SAFE)
+
+
+def url_safe_password(g: Gen) -> str:
+    """A random password that needs no percent-encoding in a URL."""
+    return g.url_password(g.rng.randint(12, 18))
+
+
+def b64_text(text: str) -> str:
+    """Standard base64 of a UTF-8 text."""
+    return base64.b64encode(text.encode("utf-8")).decode("ascii")
+
+
+def pem_lines(body: str, width: int = 64) -> str:
+    """body cut into lines of width characters."""
+    return "\n".join(body[i : i + width] for i in range(0, len(body), width))
+
+
+def json_b64url(g: Gen, value: object) -> str:
+    """Unpadded base64url of compact JSON."""
+    return g.b64url(json.dumps(value, separators=(",", ":")).encode())
+
+
+def jwt(g: Gen, header: dict[str, str], payload: dict[str, object], sig_bytes: int = 32) -> str:
+    """A JWT with the given header and payload and a random signature."""
+    return f"{json_b64url(g, header)}.{json_b64url(g, payload)}.{g.b64url(g.rng.randbytes(sig_bytes))}"

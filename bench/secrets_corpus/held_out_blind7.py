@@ -24,18 +24,38 @@ from __future__ import annotations
 import base64
 import json
 
-from .gen import ALNUM, B64, B64URL, DIGITS, HEX, LOWER, PASSWORD, UPPER, Case, Gen
+from .gen import (
+    ALNUM,
+    B64,
+    B64URL,
+    BASE58,
+    DIGITS,
+    HEX,
+    LOWER,
+    SHELL_SAFE,
+    UPPER,
+    XML_SAFE_PASSWORD,
+    Case,
+    Gen,
+    b64_text,
+    json_b64url,
+    jwt,
+    pem_lines,
+    shell_safe_password,
+    strong_password,
+    url_safe_password,
+)
 
 __all__ = ["BLIND7_LOOKALIKES", "BLIND7_SECRETS", "blind7_lookalikes", "blind7_secrets"]
 
-_BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_BASE58 = BASE58
 _BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
 _BASE32_LOWER = "abcdefghijklmnopqrstuvwxyz234567"
 _UPPER_ALNUM = UPPER + DIGITS
 _LOWER_ALNUM = LOWER + DIGITS
 _HEX_UPPER = HEX.upper()
-_PW = PASSWORD.replace("&", "")  # so a password needs no escaping in XML either
-_SAFE = ALNUM + "-_.@%+"  # a password that needs no quoting on a command line or in YAML
+_PW = XML_SAFE_PASSWORD
+_SAFE = SHELL_SAFE
 # Words of the BIP39 English list (no checksum is computed), from its middle, so no other part's list is reused.
 _BIP39 = (
     "damage damp dance danger daring dash daughter dawn debate debris decade december decide decline deer "
@@ -112,28 +132,13 @@ _WORDS = ["Kestrel", "Marigold", "Tundra", "Quokka", "Basalt", "Lantern", "Necta
           "Riverbend", "Sequoia", "Tamarind", "Velvet", "Wombat", "Zephyr", "Cardamom"]  # fmt: skip
 
 
-def _pw(g: Gen, alphabet: str = _PW, low: int = 11, high: int = 20) -> str:
-    """A random password of low to high characters from alphabet with a letter, a digit and a symbol in it, and a
-    letter or digit first (so that it is never read as a flag, a YAML tag or a comment)."""
-    while True:
-        text = g.chars(alphabet, g.rng.randint(low, high))
-        if (
-            text[0].isalnum()
-            and any(c.isdigit() for c in text)
-            and any(c.isalpha() for c in text)
-            and any(not c.isalnum() for c in text)
-        ):
-            return text
-
-
-def _sp(g: Gen) -> str:
-    """A random password that needs no quoting on a command line, in YAML or in INI."""
-    return _pw(g, _SAFE)
-
-
-def _up(g: Gen) -> str:
-    """A random password that needs no percent-encoding in a URL."""
-    return g.url_password(g.rng.randint(12, 18))
+_pw = strong_password
+_sp = shell_safe_password
+_up = url_safe_password
+_b64 = b64_text
+_lines = pem_lines
+_json_b64url = json_b64url
+_jwt = jwt
 
 
 def _hu(g: Gen) -> str:
@@ -158,26 +163,6 @@ def _phrase(g: Gen, n: int, sep: str = " ") -> str:
 def _words(g: Gen, wordlist: list[str], n: int) -> str:
     """n random words of wordlist, space separated."""
     return " ".join(g.rng.choice(wordlist) for _ in range(n))
-
-
-def _b64(text: str) -> str:
-    """Standard base64 of a UTF-8 text."""
-    return base64.b64encode(text.encode("utf-8")).decode("ascii")
-
-
-def _lines(body: str, width: int = 64) -> str:
-    """body cut into lines of width characters."""
-    return "\n".join(body[i : i + width] for i in range(0, len(body), width))
-
-
-def _json_b64url(g: Gen, value: object) -> str:
-    """Unpadded base64url of compact JSON."""
-    return g.b64url(json.dumps(value, separators=(",", ":")).encode())
-
-
-def _jwt(g: Gen, header: dict[str, str], payload: dict[str, object], sig_bytes: int = 32) -> str:
-    """A JWT with the given header and payload and a random signature."""
-    return f"{_json_b64url(g, header)}.{_json_b64url(g, payload)}.{g.b64url(g.rng.randbytes(sig_bytes))}"
 
 
 def _wif(g: Gen, first: str) -> str:

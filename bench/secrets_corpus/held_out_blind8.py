@@ -25,17 +25,37 @@ from __future__ import annotations
 import base64
 import json
 
-from .gen import ALNUM, B64, B64URL, DIGITS, HEX, LOWER, PASSWORD, UPPER, Case, Gen
+from .gen import (
+    ALNUM,
+    B64,
+    B64URL,
+    BASE58,
+    DIGITS,
+    HEX,
+    LOWER,
+    SHELL_SAFE,
+    UPPER,
+    XML_SAFE_PASSWORD,
+    Case,
+    Gen,
+    b64_text,
+    json_b64url,
+    jwt,
+    pem_lines,
+    shell_safe_password,
+    strong_password,
+    url_safe_password,
+)
 
 __all__ = ["BLIND8_LOOKALIKES", "BLIND8_SECRETS", "blind8_lookalikes", "blind8_secrets"]
 
-_BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_BASE58 = BASE58
 _BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
 _UPPER_ALNUM = UPPER + DIGITS
 _LOWER_ALNUM = LOWER + DIGITS
 _HEX_UPPER = HEX.upper()
-_PW = PASSWORD.replace("&", "")  # so a password needs no escaping in XML either
-_SAFE = ALNUM + "-_.@%+"  # a password that needs no quoting on a command line or in YAML
+_PW = XML_SAFE_PASSWORD
+_SAFE = SHELL_SAFE
 _SHORT = ALNUM + "!#%*+-.?@_"  # for passwords that must stay short (PHP cuts trace arguments at 15 characters)
 # Words from the end of the BIP39 English list (no checksum is computed), so no other part's words are reused.
 _BIP39 = (
@@ -137,28 +157,13 @@ _WORDS = ["Heron", "Juniper", "Cobalt", "Saffron", "Meridian", "Pelican", "Fenne
           "Sorrel", "Tangerine", "Orchid", "Bramble", "Ember", "Quartz"]  # fmt: skip
 
 
-def _pw(g: Gen, alphabet: str = _PW, low: int = 11, high: int = 20) -> str:
-    """A random password of low to high characters from alphabet with a letter, a digit and a symbol in it, and a
-    letter or digit first (so that it is never read as a flag, a YAML tag or a comment)."""
-    while True:
-        text = g.chars(alphabet, g.rng.randint(low, high))
-        if (
-            text[0].isalnum()
-            and any(c.isdigit() for c in text)
-            and any(c.isalpha() for c in text)
-            and any(not c.isalnum() for c in text)
-        ):
-            return text
-
-
-def _sp(g: Gen) -> str:
-    """A random password that needs no quoting on a command line, in YAML or in INI."""
-    return _pw(g, _SAFE)
-
-
-def _up(g: Gen) -> str:
-    """A random password that needs no percent-encoding in a URL."""
-    return g.url_password(g.rng.randint(12, 18))
+_pw = strong_password
+_sp = shell_safe_password
+_up = url_safe_password
+_b64 = b64_text
+_lines = pem_lines
+_json_b64url = json_b64url
+_jwt = jwt
 
 
 def _hu(g: Gen) -> str:
@@ -178,26 +183,6 @@ def _hu(g: Gen) -> str:
 def _words(g: Gen, wordlist: list[str], n: int, sep: str = " ") -> str:
     """n random words of wordlist joined by sep."""
     return sep.join(g.rng.choice(wordlist) for _ in range(n))
-
-
-def _b64(text: str) -> str:
-    """Standard base64 of a UTF-8 text."""
-    return base64.b64encode(text.encode("utf-8")).decode("ascii")
-
-
-def _lines(body: str, width: int = 64) -> str:
-    """body cut into lines of width characters."""
-    return "\n".join(body[i : i + width] for i in range(0, len(body), width))
-
-
-def _json_b64url(g: Gen, value: object) -> str:
-    """Unpadded base64url of compact JSON."""
-    return g.b64url(json.dumps(value, separators=(",", ":")).encode())
-
-
-def _jwt(g: Gen, header: dict[str, str], payload: dict[str, object], sig_bytes: int = 32) -> str:
-    """A JWT with the given header and payload and a random signature."""
-    return f"{_json_b64url(g, header)}.{_json_b64url(g, payload)}.{g.b64url(g.rng.randbytes(sig_bytes))}"
 
 
 def _hs(g: Gen, payload: dict[str, object]) -> str:
