@@ -233,12 +233,26 @@ from palace.memory import MemoryStore
 home, worker, count, kind, seed = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
 rng = random.Random(seed)
 rooms = ["Preferences/editors", "Decisions/db", "ifai/Decisions/architecture", "Preferences/shells"]
-stopped = home.parent / "editor-stopped"
+stopped, edits = home.parent / "editor-stopped", home.parent / "editor-edits"
+
+
+def editor_made() -> int:
+    try:
+        return int(edits.read_text() or 0)
+    except (FileNotFoundError, ValueError):
+        return 0
+
+
 store = MemoryStore(home)
 print("ready", flush=True)
 sys.stdin.readline()
 saved, forgotten, refused = [], [], 0
 for n in range(count):
+    # Paced by the editor's count, not by time: on a loaded machine the two still meet all the way through.
+    waited = 0
+    while editor_made() < (n + 1) // 3 and waited < 6000:
+        time.sleep(0.005)
+        waited += 1
     if kind == "cli":
         store = MemoryStore(home)
     room, content = rooms[rng.randrange(len(rooms))], f"Writer {worker} saved entry {n}"
@@ -268,7 +282,8 @@ print(json.dumps({"saved": [c for _, c in saved], "forgotten": forgotten, "refus
 
 # An editor that ignores the lock: `python -c EDITOR file stop stopped seed` reads memories.md, takes a moment,
 # and writes it back with a hand-written line of its own appended, by renaming a temp file over it and in place
-# by turns; every 20-40 ms (the editors of bench/bench_editor_race.py), until `stop` exists.
+# by turns; every 20-40 ms (the editors of bench/bench_editor_race.py), until `stop` exists. It publishes how
+# many edits it has made, and a writer waits for edit k before its save 3k - 1, so they meet all the way through.
 EDITOR = """
 import os, random, sys, time
 from pathlib import Path
@@ -292,6 +307,8 @@ while not stop.exists():
         os.ftruncate(fd, len(new))
         os.close(fd)
     n += 1
+    (file.parent.parent / "editor-edits.tmp").write_text(str(n))
+    os.replace(file.parent.parent / "editor-edits.tmp", file.parent.parent / "editor-edits")
 stopped.touch()
 print(n, flush=True)
 """
