@@ -263,6 +263,36 @@ def test_a_change_another_background_palace_has_not_committed_yet_is_not_a_hand_
     committed_and_clean(home)
 
 
+def test_a_change_of_a_palace_that_died_before_committing_is_named_by_the_commit_that_holds_it(
+    home: Path,
+) -> None:
+    """Another background palace saves and dies (SIGKILL-like, no exit handlers) while its commit waits; the
+    next change's commit holds its bytes, so it names that change too, and no record is left to name it again."""
+    mine, history = background(home)
+    mine.save("Preferences/shells", "The user uses fish")
+    history.flush()
+    script = (
+        "import os, sys\n"
+        "from pathlib import Path\n"
+        "from palace.history.autocommit import GitHistory\n"
+        "from palace.memory import MemoryStore\n"
+        "home = Path(sys.argv[1])\n"
+        "MemoryStore(home, hooks=[GitHistory(home, background=True)]).save('Decisions/db', 'Postgres was chosen')\n"
+        "os._exit(0)\n"
+    )
+    with commit_lock_held(home):  # its committer waits for the lock when the process ends
+        done = subprocess.run([sys.executable, "-c", script, str(home)], capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+        assert "save Decisions/db" in (home / ".git" / "palace-uncommitted.jsonl").read_text()
+        mine.save("Preferences/editors", "The user edits with helix")
+    history.flush()
+    assert subjects(home)[0] == ("memory: 2 changes committed together: save Decisions/db; save Preferences/editors"), (
+        subjects(home)
+    )
+    assert removed_lines(home) == []
+    committed_and_clean(home)
+
+
 def test_a_hand_edit_under_a_background_palace_after_another_palace_committed_is_still_its_own_commit(
     home: Path,
 ) -> None:

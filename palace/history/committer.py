@@ -232,26 +232,32 @@ class Committer:
         message = job.change.message
         done = [job.change]
         blobs: dict[str, str] = {}
+        # Other palaces' changes recorded before this one are in the bytes it was made on: their committers
+        # will find them committed, so this commit names them (else a change would pass unnamed).
+        others = [r for r in records[: ids.index(job.change.id)] if r.id not in self.fresh]
         if job.hand_edit:
             data = job.files[MEMORIES].data
             blobs[MEMORIES] = write_blob(self.home, MEMORIES, data)
             if head.blob(MEMORIES) == blobs[MEMORIES]:  # another palace committed this state: start from it
                 self._adopt(head)
                 self.pending.remove([job.change.id or ""])
+                records[:] = [r for r in records if r.id != job.change.id]
                 return head
-            mine = ids.index(job.change.id)
-            others = [r for r in records[:mine] if r.id not in self.fresh]  # other palaces' changes, uncommitted
             if others:
                 message = commit_message(others, sha256(data))
-                done += others
             elif job.base is not None and head.blob(MEMORIES) == job.base:
                 self._adopt(head)  # HEAD has not moved since the edit was found: it holds all that came before
+        elif others:
+            message = commit_message(others, None, job.change.message)
+        done += others
         for name in job.files:
             if head.blob(name) != self._committed.get(name):
                 raise Diverged(f"HEAD holds another {name}")
         head, blob_ids = commit_contents(self.home, head, job.files, message, identity=identity, blobs=blobs)
         self._committed.update(blob_ids)
-        self.pending.remove([c.id for c in done if c.id is not None])
+        committed = {c.id for c in done if c.id is not None}
+        self.pending.remove(committed)
+        records[:] = [r for r in records if r.id not in committed]  # the caller's view, for the next job
         return head
 
     def refresh(self, names: list[str]) -> None:
