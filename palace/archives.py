@@ -8,8 +8,9 @@ section), its summary and whether the summary is a stand-in for one the model ne
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from datetime import date, datetime
+
+from palace.record import field, record
 
 NO_SUMMARY = "(no summary)"  # what an archive says when it has none
 STAND_IN = "(no summary:"  # ... and how a stand-in begins: "(no summary: extraction failed) It began with: ..."
@@ -23,7 +24,7 @@ _COUNT = re.compile(r"^- (Input|Output|Total):\s*([\d,]+)")
 _SINCE = re.compile(r" \(since \d{4}-\d{2}-\d{2}\)$")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MemoryLine:
     """One line of `## Memories Extracted`: the path, the text, and how it came (`saved by the model`)."""
 
@@ -32,7 +33,7 @@ class MemoryLine:
     how: str
 
 
-@dataclass
+@record
 class Archive:
     """What an archive says."""
 

@@ -6,15 +6,14 @@ command reads them, and building a pydantic model at import costs more than the 
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from palace.errors import ConfigError
 from palace.paths import PalacePaths
+from palace.record import field, fields, record
 
 DEFAULT_MODEL = "gpt-4.1-mini"
 
@@ -63,7 +62,7 @@ def default_home() -> Path:
     return Path(env).expanduser() if env else Path.home() / ".palace"
 
 
-@dataclass
+@record
 class Settings:
     """Every setting in effect; `sources` says where each value came from."""
 
@@ -232,7 +231,7 @@ _CHECKS: dict[str, Check] = {
     "import_max_bytes": _number(int, low=1024),
     "pricing": _pricing,
 }
-assert set(_CHECKS) == {f.name for f in dataclasses.fields(Settings)} - {"sources", "notices"}
+assert set(_CHECKS) == {f.name for f in fields(Settings)} - {"sources", "notices"}
 _FIELD_KEYS = {name: key for key, name in _TOML_KEYS.items()}  # Settings field -> config.toml key
 
 

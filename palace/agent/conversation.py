@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +18,7 @@ from palace.memory.store import MemoryStore
 from palace.model.failures import one_line
 from palace.model.prompts import ProjectBlock, load_prompt, system_prompt
 from palace.model.stream import valid_text
+from palace.record import field, record
 from palace.sessions.context import Snapshot, WorkingContext
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-@dataclass
+@record
 class TurnEvents:
     """Callbacks through which a turn reports to the UI."""
 
@@ -44,7 +44,7 @@ class TurnEvents:
     on_waiting: Callable[[bool], None] = lambda waiting: None
 
 
-@dataclass
+@record
 class TurnResult:
     text: str = ""
     interrupted: str | None = None

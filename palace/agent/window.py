@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from palace.errors import LLMContextLengthError, LLMError, PalaceError
 from palace.model.answers import json_values
 from palace.model.chat import ChatModel
 from palace.model.prompts import load_prompt
+from palace.record import record
 from palace.sessions.context import Snapshot, WorkingContext, context_message
 from palace.sessions.extract_prompt import render_message
 
@@ -53,7 +53,7 @@ class CompactionFailed(PalaceError):
     """The model could not fold the conversation (its call failed or its answer was unusable)."""
 
 
-@dataclass
+@record
 class Budget:
     """The window, and what the endpoint said the last request cost."""
 
@@ -81,7 +81,7 @@ class Budget:
         return int(request_weight / self.ratio) + _PER_MESSAGE * messages
 
 
-@dataclass
+@record
 class WindowStatus:
     """What /context shows."""
 

@@ -11,26 +11,26 @@ import contextlib
 import json
 import os
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from palace.memory.files import atomic_write
 from palace.paths import PalacePaths
+from palace.record import record
 
 KEPT_SECONDS = 14 * 86400
 _KEPT_CHANGES = 2000
 _MAX_BYTES = 1 << 20
 
 
-@dataclass
+@record
 class SessionTag:
     """The session a process's changes belong to (a chat sets it; None: a command, an MCP client, a sync)."""
 
     id: str | None = None
 
 
-@dataclass
+@record
 class ChangeNote:
     """What one change did (its entries' events), when, in which session, and whether it was undone since."""
 

@@ -20,7 +20,6 @@ import stat
 import threading
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from palace.history.git import HAND_EDIT_MESSAGE, GitTrouble, commit_lock, identity_args
@@ -36,6 +35,7 @@ from palace.history.snapshot import (
     write_blob,
 )
 from palace.paths import MEMORIES, REVIEW, SUPERSEDED
+from palace.record import record
 from palace.sha import sha256_hex
 from palace.threads import start_thread
 
@@ -47,7 +47,7 @@ def sha256(data: bytes) -> str:
     return sha256_hex(data)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Job:
     """One change to commit: its pending record and the top-level files as it left them."""
 

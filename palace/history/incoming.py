@@ -14,20 +14,20 @@ dotfiles link, committed here, does not stop the next sync.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from palace.history.git import run_git
 from palace.memory.document import Document
 from palace.memory.lint import conflict_spans
 from palace.paths import MEMORIES, REVIEW, SESSIONS, SUPERSEDED
+from palace.record import record
 
 FILES = (MEMORIES, REVIEW, SUPERSEDED)  # the top-level files palace reads
 LINK, GITLINK = "120000", "160000"
 _SHOWN = 120  # a name or link target shown to the user is cut at this many characters
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Entry:
     """One entry of a git tree: its mode, its type (blob, tree, commit) and its object id."""
 
@@ -53,8 +53,8 @@ def entries(home: Path, rev: str) -> dict[str, Entry]:
     if proc.returncode != 0:
         return {}
     found: dict[str, Entry] = {}
-    for record in proc.stdout.split(b"\0"):
-        meta, tab, name = record.partition(b"\t")
+    for item in proc.stdout.split(b"\0"):
+        meta, tab, name = item.partition(b"\t")
         fields = meta.decode("ascii", "replace").split()
         if tab and len(fields) == 3:
             found[name.decode("utf-8", "surrogateescape")] = Entry(*fields)

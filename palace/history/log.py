@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
@@ -10,6 +9,7 @@ from palace.history.git import HAND_EDIT_MESSAGE, GitTrouble, first_line, is_own
 from palace.memory.document import Document, Entry, Kind
 from palace.memory.ops import normalise
 from palace.paths import MEMORIES
+from palace.record import field, record
 
 _ENABLE = (
     "Run `palace init --git` to keep one: every memory change (by palace or by hand) becomes a "
@@ -18,7 +18,7 @@ _ENABLE = (
 _LEGEND = "History of memories.md, newest first (+ added, - forgotten, ~ refreshed):\n\n"
 
 
-@dataclass
+@record
 class _Sides:
     """Both versions of the file in one whole-file diff, and which of their lines the diff changed."""
 

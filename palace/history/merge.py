@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections import Counter
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
@@ -40,12 +39,13 @@ from palace.history.weave import Op, Side, common_tokens, sync_regions
 from palace.memory.document import Document
 from palace.memory.lint import section_label as lint_label
 from palace.paths import MEMORIES
+from palace.record import field, record, replace
 
 NOTES_FILE = "palace-merge-notes"  # inside .git/: what the driver kept and why, for `palace sync` to show
 SIMILAR = 0.5  # an entry replaced in place by one sharing this much of its words was rewritten, not forgotten
 
 
-@dataclass
+@record
 class MergeResult:
     data: bytes
     conflicts: list[str] = field(default_factory=list)  # where each conflict was left

@@ -13,14 +13,14 @@ import contextlib
 import json
 import os
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from palace.filelock import exclusive
 from palace.history.git import HAND_EDIT_MESSAGE
+from palace.record import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PendingChange:
     """One uncommitted change: its commit message and the sha256 of memories.md as it left it."""
 

@@ -16,7 +16,6 @@ import json
 import os
 import subprocess
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
@@ -26,6 +25,7 @@ from palace.memory.files import atomic_write, read_regular
 from palace.memory.store import MemoryStore
 from palace.memory.superseded import SECRET_REMOVED
 from palace.paths import INDEX, MEMORIES
+from palace.record import field, record
 
 MIN_CHARS = 6  # a shorter text would be found in too many ordinary words
 SCRUBBED = "palace-scrubbed"  # in the git folder: commits a scrub replaced, one id a line (never pushed)
@@ -33,7 +33,7 @@ MESSAGE = "memory: scrub a secret"
 _MARKER = SECRET_REMOVED.encode()
 
 
-@dataclass
+@record
 class ScrubOutcome:
     """What a scrub changed, for the user."""
 

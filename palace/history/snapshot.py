@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import stat
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from palace.history.git import Diverged, GitTrouble, retry_busy_index, run_git
+from palace.record import record
 
 __all__ = ["Content", "Diverged", "Head", "TreeEntry", "busy_elsewhere", "commit_contents", "read_head"]
 
@@ -27,7 +27,7 @@ _BLOB_MODES = ("100644", "100755")
 _IN_PROGRESS = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply", "BISECT_LOG")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TreeEntry:
     """One entry of the top-level tree: `mode`, `kind` (blob, tree, commit) and object id."""
 
@@ -36,7 +36,7 @@ class TreeEntry:
     oid: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Head:
     """The branch's last commit and its top-level tree."""
 
@@ -90,7 +90,7 @@ def write_blob(home: Path, name: str, data: bytes, *, store: bool = True) -> str
     return found.stdout.decode("ascii").strip()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Content:
     """A top-level file's new content for a commit."""
 

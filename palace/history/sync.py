@@ -19,7 +19,6 @@ import os
 import re
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from palace.errors import HistoryError
@@ -46,6 +45,7 @@ from palace.memory.lint import lint_document
 from palace.memory.races import Ledger
 from palace.memory.secrets import redact
 from palace.paths import LOCK, MEMORIES, SESSIONS
+from palace.record import field, record
 
 REMOTE = "origin"
 MERGE_MESSAGE = f"palace: sync (merge from {REMOTE})"
@@ -59,7 +59,7 @@ _NAMED_CHANGES = 10  # entries a merge changed that are named one by one; more a
 __all__ = ["SyncOutcome", "has_markers", "sync"]
 
 
-@dataclass
+@record
 class SyncOutcome:
     """What a sync did, for the user: info lines, warnings, and the conflicts left (then exit 1)."""
 
@@ -80,7 +80,7 @@ def _text(raw: bytes) -> str:
     return raw.decode("utf-8", "surrogateescape").strip()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Status:
     """`git push --porcelain`'s line for the pushed ref: its flag (`!` rejected) and the reason git gave."""
 

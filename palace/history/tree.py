@@ -6,19 +6,18 @@ written bytes are read again to check that every entry still ends where it shoul
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-
 from palace.memory.document import BOM, Document, Kind, Section
 from palace.memory.halls import wing_key
 from palace.memory.lint import section_label
 from palace.memory.ops import normalise
+from palace.record import field, record, replace
 
 OURS_MARK, MIDDLE_MARK, THEIRS_MARK = "<<<<<<< ours", "=======", ">>>>>>> theirs"
 
 Ident = tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Line:
     """A line of the user's own text (or of a heading), with its ending (None: the merged file's newline)."""
 
@@ -30,7 +29,7 @@ class Line:
         return not self.text.strip()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Item:
     """An entry: its lines, and what it means."""
 
@@ -45,7 +44,7 @@ class Item:
     scope: str | None  # the wing's key; None in the halls outside any wing
 
 
-@dataclass
+@record
 class Node:
     """A section (or the whole file), its heading lines and what is in it, in order."""
 
@@ -56,7 +55,7 @@ class Node:
     label: str  # where it is, for messages: "Preferences/editors"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Conflict:
     """Lines both sides changed differently: left to the user between git's conflict markers."""
 
@@ -183,7 +182,7 @@ def tokens_of(pieces: list[Piece]) -> list[Token]:
 # --------------------------------------------------------------------------- writing
 
 
-@dataclass
+@record
 class _Writer:
     """Pieces as lines; where each entry went, so that the result can be checked."""
 

@@ -16,7 +16,6 @@ import json
 import os
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
@@ -27,6 +26,7 @@ from palace.history.git import HAND_EDIT_MESSAGE, GitTrouble, is_own_repo, run_g
 from palace.memory.change import Change
 from palace.memory.files import atomic_write
 from palace.paths import MEMORIES, PalacePaths
+from palace.record import field, record
 from palace.sha import fingerprint, fingerprint_matches
 
 UNDO_PREFIX = "memory: undo "
@@ -40,7 +40,7 @@ def digest(data: bytes) -> str:
     return fingerprint(data)
 
 
-@dataclass
+@record
 class UndoRecord:
     """One change palace made: after[head : len(after) - tail] replaced before[head : len(before) - tail]."""
 

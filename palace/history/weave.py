@@ -6,9 +6,10 @@ A base of n tokens has n + 1 gaps (gap g is just before token g); whatever a sid
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Generic, NamedTuple, TypeVar
+
+from palace.record import field, record
 
 T = TypeVar("T")
 
@@ -37,7 +38,7 @@ def _matcher(base: Sequence[Hashable], side: Sequence[Hashable]) -> SequenceMatc
     return SequenceMatcher(None, base, side, autojunk=False)
 
 
-@dataclass
+@record
 class Side(Generic[T]):
     """One side's tokens aligned with the base."""
 

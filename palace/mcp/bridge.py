@@ -16,7 +16,6 @@ import os
 import re
 import stat
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from palace.app import App
@@ -30,6 +29,7 @@ from palace.memory.ops import check_path_secret, validate_content
 from palace.memory.render import render_document, wing_keys
 from palace.memory.review import Proposal, ReviewQueue
 from palace.model.prompts import names
+from palace.record import record
 from palace.sessions.extract import Candidate, route
 
 BEGIN = "<!-- palace:begin"
@@ -61,7 +61,7 @@ _HALL_WORDS = {
 # ---------------------------------------------------------------------- markers
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Markers:
     """Where the palace block stands in a file's lines: its begin and end lines, or None for no block."""
 

@@ -22,7 +22,6 @@ import os
 import re
 import signal
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -30,6 +29,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from palace.app import App, detect_wings
 from palace.config import load_settings
 from palace.errors import PalaceError
+from palace.record import record
 
 # What only an import of a transcript (session-end, pre-compact) uses is imported by the functions that do it:
 # session-start runs at the start of every Claude Code session, and the sessions and transcript modules would
@@ -81,7 +81,7 @@ class HookInputError(PalaceError):
 # ---------------------------------------------------------------------- the hooks
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class HookInput:
     session: str
     transcript: Path | None

@@ -8,18 +8,17 @@ finished by the next run; session-start never reads it.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from palace.filelock import exclusive
 from palace.paths import PalacePaths
+from palace.record import asdict, field, record
 
 
-@dataclass
+@record
 class Pending:
     """An import under way: the transcript lines it takes (by key), and where its messages begin in the palace
     session's journal (None until that is recorded); `since` is when it began (ISO 8601)."""
@@ -29,7 +28,7 @@ class Pending:
     since: str = ""
 
 
-@dataclass
+@record
 class Imported:
     """What .index/claude-code/<session>.json keeps: the palace session it went to, the lines already in it,
     and the import under way (a hook killed mid-import leaves it for the next run to finish)."""
@@ -74,7 +73,7 @@ class ImportRecord:
 
         data: dict[str, Any] = {"palace": imported.palace, "seen": sorted(imported.seen)}
         if imported.pending is not None:
-            data["pending"] = dataclasses.asdict(imported.pending)
+            data["pending"] = asdict(imported.pending)
         atomic_write(self.file, json.dumps(data).encode("utf-8"))
 
 

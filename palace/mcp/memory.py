@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Sequence
 
@@ -10,6 +9,7 @@ from palace.app import App
 from palace.memory.halls import HALL_LIST
 from palace.memory.render import Rendered
 from palace.model.prompts import ProjectBlock, load_prompt, memory_block, names, project_block, wing_line
+from palace.record import replace
 
 MEMORY_OFF = "long-term memory is off in this palace (memory.enabled = false, or PALACE_MEMORY=off)"
 
@@ -51,7 +51,7 @@ def _for_client(rendered: Rendered, tools: bool) -> Rendered:
     if not rendered.left_out:
         return rendered
     said = r"\1; `memory_recall` finds them.)" if tools else r"\1.)"
-    return dataclasses.replace(rendered, text=_LEFT_OUT.sub(said, rendered.text))
+    return replace(rendered, text=_LEFT_OUT.sub(said, rendered.text))
 
 
 def _template(app: App, wings: Sequence[str], tools: bool) -> str:
@@ -84,19 +84,19 @@ def agent_context(app: App, wings: Sequence[str], *, tools: bool = True, limit: 
     budget = app.settings.memory_budget
     personal = _for_client(app.store.render(list(wings), budget), tools)
     project = project_memory(app)
-    project = dataclasses.replace(project, rendered=_for_client(project.rendered, tools)) if project else None
+    project = replace(project, rendered=_for_client(project.rendered, tools)) if project else None
     text = _joined(template, personal, project)
     if limit is None or len(text) <= limit:
         return text
     empty = Rendered("")
-    frame = len(_joined(template, empty, dataclasses.replace(project, rendered=empty) if project else None))
+    frame = len(_joined(template, empty, replace(project, rendered=empty) if project else None))
     room = max(2 * MIN_BUDGET, limit - frame - _SLACK)
     mine, theirs = _split(room, personal.size, project.rendered.size if project else 0)
     for _ in range(3):  # a line screened as a secret adds its note after the budget: shrink by what is over
         personal = _for_client(app.store.render(list(wings), max(MIN_BUDGET, mine)), tools)
         if project is not None and app.targets.project_memory is not None:
             shared = app.targets.project_memory.render(None, max(MIN_BUDGET, theirs))
-            project = dataclasses.replace(project, rendered=_for_client(shared, tools))
+            project = replace(project, rendered=_for_client(shared, tools))
         text = _joined(template, personal, project)
         over = len(text) - limit
         if over <= 0:

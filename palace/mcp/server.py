@@ -16,7 +16,6 @@ import re
 import threading
 import warnings
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +35,7 @@ from palace.memory.halls import wing_advice, wing_key, wing_problem
 from palace.model.prompts import names, wing_line
 from palace.model.specs import SAVE, SHOW, MemoryRecall, MemoryShow, ToolSpec
 from palace.model.tools import ToolBox, ToolOutcome, memory_tools, tool_for
+from palace.record import replace
 
 Context = Any  # the SDK's ServerRequestContext (generic over its lifespan state)
 RESOURCE_PREFIX = "palace://memories/"

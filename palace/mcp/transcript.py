@@ -12,13 +12,13 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from palace.errors import UntrustedFileError
 from palace.memory.contained import read_untrusted
+from palace.record import record
 
 MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024  # hooks.max_transcript_bytes' default: a hook must stay quick
 # Text Claude Code writes into user records that the user did not say: slash-command echoes, their output,
@@ -28,7 +28,7 @@ _NOT_SAID = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Line:
     """One transcript record that may carry conversation: its key (uuid), role, text, the model named, and when
     it was written (its `timestamp`, when it has a readable one)."""
@@ -44,7 +44,7 @@ class _Unreadable(Exception):
     """A transcript line that is not a record of the shape Claude Code writes."""
 
 
-@dataclass
+@record
 class Transcript:
     """The conversation lines of a transcript, and how many of its lines could not be read (skipped)."""
 

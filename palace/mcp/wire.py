@@ -13,7 +13,6 @@ import re
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from typing import Any, BinaryIO, Literal, TextIO
 
 import anyio
@@ -36,6 +35,8 @@ from mcp_types import (
 )
 from pydantic import ValidationError
 
+from palace.record import record
+
 LINE_LIMIT = 4 * 1024 * 1024  # bytes per line; the SDK's HTTP transports refuse bodies over 4 MiB too
 HEAD = 64 * 1024  # how much of a line too long or too deep to parse is scanned for its id
 CHUNK = 64 * 1024  # the rest of an over-long line is skipped in reads this big, never held
@@ -55,7 +56,7 @@ WriteStream = ContextSendStream[SessionMessage]
 Lines = MemoryObjectSendStream[bytes]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Refusal:
     """A line not handed to the SDK: why (for the log: never the line's content) and the error answers to write."""
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from palace.record import field, record
 from palace.sha import fingerprint, fingerprint_matches
 
 _CONTEXT = 160  # bytes kept before an edit, to find its place again in a file edited since
@@ -117,7 +117,7 @@ class ReuseEdit(NamedTuple):
         return cls(str(data["how"]), str(data["day"]), keys)
 
 
-@dataclass
+@record
 class Change:
     """What a change did besides memories.md's edit: the side files it wrote, the uses it counted, and the
     entries it saved, refreshed, replaced or removed (path, content, action, by: for the session archive)."""

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 
 from palace.errors import StoreError
 from palace.memory.contained import open_inside
 from palace.memory.files import Stamp, Swapped, open_regular, read_fd, stamp_of, swap_in, write_in_place
+from palace.record import record
 
 
-@dataclass
+@record
 class Current:
     """The file as it is under the lock: a descriptor kept open on it (None when missing), its bytes, stat."""
 

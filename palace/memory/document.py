@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import bisect
 import operator
-from dataclasses import dataclass, field
 
 from palace.memory.halls import Hall, MemoryPath, wing_key
 from palace.memory.keys import normalise, words_of
@@ -50,6 +49,7 @@ from palace.memory.parse import (
     uniform,
     uniform_endings,
 )
+from palace.record import field, record
 
 _HALL, _WING, _WING_HALL, _ROOM = Kind.HALL, Kind.WING, Kind.WING_HALL, Kind.ROOM  # enum lookups are slow in loops
 
@@ -80,7 +80,7 @@ def clear_parse_cache() -> None:
     _parsed.clear()
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class Document:
     """The file as (text, ending) lines, with its structure.
 

@@ -6,9 +6,10 @@ it moves to superseded.md with the reason "expired", in one change that undo rev
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
+
+from palace.record import record
 
 if TYPE_CHECKING:  # a session start with no entry ending costs no parser (store.expire)
     from palace.memory.document import Document, Entry
@@ -33,7 +34,7 @@ def expiring(doc: Document, today: str, days: int = EXPIRING_DAYS) -> list[Entry
     return sorted(found, key=lambda e: (e.until or "", e.start))
 
 
-@dataclass
+@record
 class Expired:
     """What an expiry removed from memories.md (each entry goes to superseded.md as "expired")."""
 

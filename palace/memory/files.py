@@ -17,10 +17,10 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from palace.errors import StoreError
+from palace.record import record
 from palace.threads import start_thread
 
 PENDING_SUFFIX = ".palace-pending"  # a hard-linked file's new text, kept until the in-place write is done
@@ -281,7 +281,7 @@ def _renameat2() -> Callable[[str, str, int], bool] | None:
     return rename
 
 
-@dataclass
+@record
 class Swapped:
     """The outcome of swap_in: data is in place as inode `inode`, or `found` was there instead."""
 

@@ -6,11 +6,11 @@ import functools
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 
 from palace.errors import MemoryPathError
+from palace.record import record
 
 
 class Hall(StrEnum):
@@ -164,7 +164,7 @@ class computed_once:  # lower case: it is used as a decorator, like functools.ca
         return value
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MemoryPath:
     """Where an entry lives: an optional wing, a hall and a room slug."""
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -13,11 +12,12 @@ from palace.memory.files import read_regular
 from palace.memory.halls import MemoryPath, is_valid_wing, suggest_hall, unknown_hall_message
 from palace.memory.ops import normalise
 from palace.memory.secrets import find_secret
+from palace.record import field, record
 
 Severity = Literal["error", "warning"]
 
 
-@dataclass
+@record
 class Problem:
     line: int  # 1-based; 0 for the whole file
     severity: Severity
@@ -29,7 +29,7 @@ class Problem:
         return f"{where}: {self.severity}: {self.message}"
 
 
-@dataclass
+@record
 class LintReport:
     problems: list[Problem] = field(default_factory=list)
     entries: int = 0

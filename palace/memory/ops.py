@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal
 
@@ -13,13 +12,14 @@ from palace.memory.halls import BROKEN_CHARACTER, Hall, MemoryPath, has_broken_c
 from palace.memory.keys import normalise as normalise  # the comparison key, part of this module's API
 from palace.memory.keys import words_of
 from palace.memory.secrets import find_secret
+from palace.record import field, record
 
 Action = Literal["saved", "refreshed", "unchanged", "replaced", "forgotten"]
 _LEADING_DATE = re.compile(r"^\s*\[?\s*\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\s*\]?")
 _LEADING_BULLET = re.compile(r"^(?:[-*+](?:[ \t]+|$))+")
 
 
-@dataclass
+@record
 class ChangeResult:
     """What an operation did, in words fit for a user or a model."""
 
@@ -420,7 +420,7 @@ def last_text_line(doc: Document, start: int, end: int) -> int:
     return at
 
 
-@dataclass
+@record
 class Cleared:
     """What `clear` removed: each entry (for superseded.md), and whether the user's own text went too."""
 

@@ -9,7 +9,6 @@ level: the whole file is the project's. palace never commits in a project's repo
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -18,6 +17,7 @@ from palace.memory.contained import open_inside
 from palace.memory.halls import MemoryPath, parse_path, wing_key
 from palace.memory.store import MemoryStore
 from palace.paths import MEMORIES, PROJECT_DIR, project_state
+from palace.record import record, replace
 
 if TYPE_CHECKING:
     from palace.memory.ops import ChangeResult
@@ -87,7 +87,7 @@ def project_store(project: Project, home: Path, *, entry_limit: int = 200) -> Me
     return MemoryStore(project.folder, entry_limit=entry_limit, inside=project.root, state=state)
 
 
-@dataclass
+@record
 class Targets:
     """Where a memory path is saved: the user's palace, or the project memory for the project's wing."""
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from palace.memory.halls import wing_key
+from palace.record import field, record
 
 # The parser and the secret screen are imported by the render itself: a render the cache answers (every session
 # start with memories.md unchanged: render_cache.py) needs Rendered and wing_keys alone.
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from palace.memory.document import Document, Entry
 
 
-@dataclass
+@record
 class Rendered:
     """The memory text for the prompt and what was left out of it."""
 

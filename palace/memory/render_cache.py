@@ -8,13 +8,13 @@ beyond its key: the hash of the exact bytes, the wing, the budget and the render
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import os
 from pathlib import Path
 from typing import Any
 
 from palace.memory.render import Rendered, Wings, wing_keys
+from palace.record import asdict
 from palace.sha import sha256_hex
 
 RENDER_VERSION = 5  # bump when render_document's output changes: older cached renders are ignored
@@ -51,7 +51,7 @@ class RenderCache:
     def put(self, key: str, rendered: Rendered) -> None:
         entries = self._load()
         entries.pop(key, None)
-        entries[key] = dataclasses.asdict(rendered)
+        entries[key] = asdict(rendered)
         kept = dict(list(entries.items())[-_KEEP:])
         with contextlib.suppress(OSError):
             self.file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)

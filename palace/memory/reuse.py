@@ -11,7 +11,6 @@ import contextlib
 import json
 import os
 import threading
-from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,13 +18,14 @@ from typing import TYPE_CHECKING
 from palace.filelock import exclusive
 from palace.memory.keys import normalise
 from palace.paths import PalacePaths
+from palace.record import field, record
 
 if TYPE_CHECKING:
     from palace.memory.change import ReuseEdit
     from palace.memory.halls import MemoryPath
 
 
-@dataclass
+@record
 class Uses:
     confirmed: int = 0
     recalled: int = 0

@@ -15,7 +15,6 @@ import functools
 import json
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from palace.errors import PalaceError
@@ -29,6 +28,7 @@ from palace.memory.sidefile import SEPARATOR, Item, SideFile
 from palace.memory.store import MemoryStore
 from palace.memory.tidy import TIDY_SESSION
 from palace.paths import PalacePaths
+from palace.record import field, record
 
 HEADER = """\
 # Memories to review
@@ -98,7 +98,7 @@ def instruction_flag(text: str) -> str:
     return ""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Proposal:
     """A fact extraction proposed: where it would go, what it says, from which session, how sure it was."""
 
@@ -146,7 +146,7 @@ def _proposal(item: Item) -> Proposal:
     return Proposal(item.path, item.content, session, confidence.strip() or "medium", item.day, item, flag)
 
 
-@dataclass
+@record
 class Waiting:
     """review.md and the rejections read once, indexed by key: for routing many candidates in one pass."""
 
@@ -278,7 +278,7 @@ _Edit = tuple[int, int, list[str]]  # (the line before which they go, what they 
 _EntrySig = tuple[str | None, Hall | None, str | None, str]
 
 
-@dataclass
+@record
 class _Tree:
     """What has to be created, in the order first named: rooms under halls under wings."""
 

@@ -7,7 +7,6 @@ writes them under the palace lock, atomically, like memories.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from palace.memory.contained import read_inside
@@ -15,11 +14,12 @@ from palace.memory.document import Document, Entry
 from palace.memory.files import atomic_write, read_regular
 from palace.memory.halls import MemoryPath
 from palace.memory.ops import insert
+from palace.record import record
 
 SEPARATOR = " · "
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Item:
     """One entry of a side file: where it belongs, what it says, its date, and its note."""
 

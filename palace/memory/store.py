@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, NamedTuple, Protocol, TypeVar
@@ -25,6 +24,7 @@ from palace.memory.files import (
 from palace.memory.halls import MemoryPath, parse_path
 from palace.memory.reader import MemoryReader
 from palace.paths import PalacePaths
+from palace.record import replace
 
 # The parser, the edits and the write's race handling are imported by the methods that use them: a render the cache
 # answers (a session's start, memories.md unchanged) needs none of them.

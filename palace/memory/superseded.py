@@ -7,13 +7,13 @@ hits superseded.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from palace.memory.halls import MemoryPath
 from palace.memory.secrets import find_secret
 from palace.memory.sidefile import SideFile
 from palace.paths import PalacePaths
+from palace.record import record
 
 HEADER = """\
 # Superseded memories
@@ -43,7 +43,7 @@ def label(note: str) -> str:
     return f"superseded {day}: {reason}" + (f" {rest}" if rest else "")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Removed:
     """An entry that left memories.md: where it was, what it said, its date, and what happened to it."""
 

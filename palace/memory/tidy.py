@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import date, timedelta
 
 from palace.memory.document import Document, Entry
 from palace.memory.halls import MemoryPath
 from palace.memory.keys import words_of
 from palace.memory.reuse import Uses
+from palace.record import record
 
 TIDY_SESSION = "tidy"  # the session a tidy proposal is filed under in review.md
 KINDS = ("merge", "replace", "remove")
@@ -37,7 +37,7 @@ _TOOLS = frozenset(
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TidyItem:
     """One proposal: forget `entry` (at `path`) because of `reason` (naming the entry it leaves, if any)."""
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import importlib.util
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
 from palace.memory.halls import HALL_LIST
 from palace.memory.render import Rendered
 from palace.paths import PalacePaths
+from palace.record import record
 
 
 def load_prompt(name: str, home: Path | None = None) -> str:
@@ -81,7 +81,7 @@ MEMORY_OFF = (
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ProjectBlock:
     """A project memory for the prompt: the project's wing, its rendered text, where saves about it go."""
 

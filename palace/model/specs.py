@@ -9,13 +9,13 @@ prompt of palace's). `{limit}` in either is the entry limit in characters.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import date
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from palace.memory.halls import HALL_LIST, wing_problem
 from palace.recall.scope import default_wings
+from palace.record import record
 
 ALL_WINGS = "all"  # MemoryRecall's `wing` that searches every wing
 
@@ -95,7 +95,7 @@ class MemoryShow(BaseModel):
     )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ToolSpec:
     """One tool as every front end knows it."""
 

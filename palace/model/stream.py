@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
+
+from palace.record import field, record
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SURROGATE_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
@@ -19,20 +20,20 @@ _HIGH_SURROGATES = ("\ud800", "\udbff")
 REPLACEMENT = "\ufffd"
 
 
-@dataclass
+@record
 class ToolCall:
     id: str
     name: str
     arguments: str  # raw JSON text as received (may be invalid; the tool layer reports that)
 
 
-@dataclass
+@record
 class Usage:
     input_tokens: int = 0
     output_tokens: int = 0
 
 
-@dataclass
+@record
 class Reply:
     content: str  # text (partial if interrupted)
     tool_calls: list[ToolCall]
@@ -105,7 +106,7 @@ def _small_int(value: object) -> int | None:
     return number if number is not None and number < 1_000_000 else None
 
 
-@dataclass
+@record
 class _PendingCall:
     id: str = ""
     name: str = ""

@@ -9,7 +9,6 @@ import json
 import logging
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ValidationError
@@ -35,6 +34,7 @@ from palace.model.specs import (
     WorkingContextArgs,
 )
 from palace.model.stream import valid_text
+from palace.record import record
 
 log = logging.getLogger(__name__)
 __all__ = [
@@ -59,7 +59,7 @@ class Shown(str):
         return made
 
 
-@dataclass
+@record
 class ToolOutcome:
     """What a tool call produced: the text for the model, the memory change if any, and for a call that changes
     no memory the one line the user sees of it (`recalled 3 matches for "postgres"`), when its function gave one
@@ -76,7 +76,7 @@ class ToolOutcome:
             self.text = str(self.text)  # a plain str: the journal and the request hold a str
 
 
-@dataclass
+@record
 class Tool:
     """A tool as one front end runs it: its name there, its arguments, its function, and its spec."""
 

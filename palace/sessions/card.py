@@ -6,13 +6,13 @@ conversation, visibly, when the user asks.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from palace.archives import read_archive
 from palace.errors import StoreError
 from palace.memory.secrets import redact
 from palace.paths import session_file
+from palace.record import field, record
 from palace.sessions.catalog import find_session
 from palace.sessions.context import Snapshot
 from palace.sessions.journal import SESSION_ID_RE, Journal, sessions_dir
@@ -22,7 +22,7 @@ SCAN_LIMIT = 200  # archives read at most to fill a card: start-up stays fast ho
 _HEADER_BYTES = 2048  # the archive's header (id, times, model, wing, turns) is in its first few hundred bytes
 
 
-@dataclass
+@record
 class SessionContext:
     """One earlier session as the card and /bring show it."""
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from palace.archives import format_time, read_archive
 from palace.errors import PalaceError, StoreError
 from palace.memory.secrets import redact
 from palace.paths import JOURNAL_SUFFIX, PalacePaths, session_file
+from palace.record import record
 from palace.sessions.archive import event_line
 from palace.sessions.journal import CLAUDE_CODE, Journal, content_text, sessions_dir
 from palace.sessions.live import check_unregistered, is_live, live_dir
@@ -24,7 +24,7 @@ _UNARCHIVED = "unarchived-sessions"  # in .index/: the journals without an archi
 # ---------------------------------------------------------------------- listing
 
 
-@dataclass
+@record
 class SessionInfo:
     """One session as listed: from its archive when there is one, else from its journal."""
 
@@ -144,7 +144,7 @@ def had_reply(messages: list[dict[str, Any]]) -> bool:
     return False
 
 
-@dataclass
+@record
 class Resumable:
     """A session worth resuming, as the picker shows it."""
 

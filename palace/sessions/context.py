@@ -5,14 +5,15 @@ the journal keeps the latest snapshot."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
+
+from palace.record import field, record
 
 MAX_ITEMS = 12  # per list: a working context is a few lines, not a second transcript
 MAX_ITEM_CHARS = 300
 
 
-@dataclass
+@record
 class Item:
     """One line of the working context and the day it was first set."""
 
@@ -20,7 +21,7 @@ class Item:
     since: str
 
 
-@dataclass
+@record
 class WorkingContext:
     """The user's current goals, the decisions made and the open questions; each list replaces the last."""
 
@@ -82,7 +83,7 @@ class WorkingContext:
         return out
 
 
-@dataclass
+@record
 class Snapshot:
     """What stands for the folded part of the conversation: messages[:upto] are in the summary."""
 

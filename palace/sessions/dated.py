@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime
 
+from palace.record import field, record
 
-@dataclass
+
+@record
 class Message:
     """One message of a transcript: its palace role, its text and its own time (if it has one)."""
 
@@ -15,7 +16,7 @@ class Message:
     when: datetime | None
 
 
-@dataclass
+@record
 class TranscriptSession:
     """A run of messages of one conversation on one day."""
 

@@ -14,7 +14,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +24,7 @@ from palace.memory.ops import ChangeResult, check_path_secret, normalise, valida
 from palace.memory.review import CONFIDENCES, Proposal, ReviewQueue, Waiting, instruction_flag
 from palace.memory.secrets import find_secret, redact
 from palace.memory.store import MemoryStore
+from palace.record import field, record
 from palace.sessions.extract_prompt import (
     MAX_MESSAGE_CHARS,
     build_messages,
@@ -52,7 +52,7 @@ def _stderr_warn(message: str) -> None:
     print(f"palace: {message}", file=sys.stderr)
 
 
-@dataclass
+@record
 class ExtractionOutcome:
     summary: str
     results: list[ChangeResult]  # what was saved (or refreshed, or replaced) in memories.md
@@ -63,7 +63,7 @@ class ExtractionOutcome:
     usage: tuple[int, int] = (0, 0)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Candidate:
     """An item of the model's answer that may be saved: where, what, how sure, and what it replaces."""
 
@@ -346,7 +346,7 @@ def _candidate(raw: object, spelling: dict[str, str], known_wings: set[str], lim
     return Candidate(path, content, confidence if confidence in CONFIDENCES else "medium", replaces)
 
 
-@dataclass
+@record
 class Plan:
     """Where each candidate goes: saved now, proposed for review, or promoted out of review."""
 
@@ -385,7 +385,7 @@ def route(candidates: list[Candidate], store: MemoryStore, queue: ReviewQueue, s
     return plan
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Seen:
     """What route read once for all candidates, and how it was asked to decide."""
 

@@ -30,7 +30,6 @@ import json
 import os
 import re
 import socket
-from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -40,6 +39,7 @@ from palace.memory.contained import folder_of, read_untrusted
 from palace.memory.files import atomic_write, ensure_home
 from palace.memory.secrets import redact
 from palace.recall.dates import parse_when
+from palace.record import record
 from palace.sessions.archive import archive_path, render_archive, write_archive
 from palace.sessions.dated import Message, TranscriptSession
 from palace.sessions.exports import export_kind, parse_export
@@ -60,7 +60,7 @@ MAX_NAME = 40
 MAX_BYTES = 64 * 1024 * 1024  # a transcript larger than this is not read (as hooks.max_transcript_bytes)
 
 
-@dataclass
+@record
 class ImportedSession:
     """One session written (or found already imported)."""
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from palace.errors import EntryNotFoundError
@@ -22,13 +21,14 @@ from palace.memory.reuse import ReuseCounts
 from palace.memory.secrets import redact
 from palace.memory.store import MemoryStore
 from palace.paths import MEMORIES, PalacePaths, session_file
+from palace.record import field, record
 from palace.sessions.journal import content_text
 
 QUOTE_CHARS = 300  # a message quoted at most this long
 _BY = {"model": "the model", "user": "you", "extracted": "extraction", "review": "you, in review"}
 
 
-@dataclass
+@record
 class Event:
     """One time the entry was touched in a session: saved, refreshed, replaced, proposed..."""
 
@@ -39,7 +39,7 @@ class Event:
     quote: str = ""  # the message it came from
 
 
-@dataclass
+@record
 class Provenance:
     """What is known of one entry."""
 

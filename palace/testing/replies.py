@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
+from palace.record import field, record
 
-@dataclass
+
+@record
 class Step:
     """One scripted response."""
 

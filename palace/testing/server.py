@@ -8,18 +8,17 @@ events ending with `data: [DONE]`. Nothing is logged; every connection is closed
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import json
 import re
 import socket
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
+from palace.record import record, replace
 from palace.testing.replies import Step as Step
 from palace.testing.replies import completion_body as completion_body
 from palace.testing.replies import stream_events as stream_events
@@ -69,7 +68,7 @@ def count_tokens(body: dict[str, Any]) -> int:
     return count + 4 * (len(messages) if isinstance(messages, list) else 0) + 3
 
 
-@dataclass
+@record
 class ContextLimit:
     """A context window the scripted endpoint enforces, refusing (or, as Ollama does, cutting) what is over it,
     in the words of one kind of server."""
@@ -107,7 +106,7 @@ class ContextLimit:
         """step with the prompt tokens this endpoint counted (at most the window: Ollama cuts the rest)."""
         if step.usage is None:
             return step
-        return dataclasses.replace(step, usage=(min(count_tokens(body), self.tokens), step.usage[1]))
+        return replace(step, usage=(min(count_tokens(body), self.tokens), step.usage[1]))
 
 
 class _Stopped(Exception):

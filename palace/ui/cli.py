@@ -384,14 +384,14 @@ def _refuse_client(message: str, stdin: IO[str], stdout: IO[str]) -> None:
 
 def _export(args: argparse.Namespace, settings: Settings, console: Console) -> int:
     """`palace export agents-md`: the repository's wing (or --wing), never the active wings of config or env."""
-    import dataclasses
     from pathlib import Path
 
     from palace.app import detect_wings
     from palace.mcp.bridge import PERSONAL, export_agents_md
+    from palace.record import replace
 
     file = Path(args.file)
-    own = dataclasses.replace(settings, wing=None, wings=[])  # a person's wing in config.toml is not the repo's
+    own = replace(settings, wing=None, wings=[])  # a person's wing in config.toml is not the repo's
     wings = list(dict.fromkeys(args.wing)) if args.wing else detect_wings(own, file.absolute().parent)
     line = export_agents_md(_app(settings, console), file, wings, personal=args.include_personal)
     console.print(line)

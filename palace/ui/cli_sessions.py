@@ -110,12 +110,11 @@ def import_transcript_command(args: argparse.Namespace, settings: Settings, cons
 
 def _propose_facts(settings: Settings, console: Console, journals: list[Path]) -> None:
     """Extraction of imported sessions, everything through review (nothing saved unasked)."""
-    import dataclasses
-
     from palace.errors import LLMError
+    from palace.record import replace
     from palace.sessions.journal import Journal
 
-    app = App(dataclasses.replace(settings, auto_save="none"), warn=console.warn)
+    app = App(replace(settings, auto_save="none"), warn=console.warn)
     if app.endpoint_host() is None:
         console.info("no model is configured: `palace sessions extract ID` proposes a session's facts later")
         return

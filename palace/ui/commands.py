@@ -6,10 +6,10 @@ import difflib
 import os
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from palace.errors import PalaceError
+from palace.record import record
 
 if TYPE_CHECKING:
     from palace.agent.conversation import Conversation
@@ -49,7 +49,7 @@ class Repl(Protocol):
     def recall_in(self, query: str, wings: Sequence[str] | None) -> str: ...
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Command:
     name: str
     usage: str

@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
+from palace.record import field, record
 from palace.ui.prices import PRICES
 
 _SNAPSHOT = re.compile(r"-(?:\d{4}-\d{2}-\d{2}|\d{8}|latest)$")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Price:
     """US dollars per million tokens."""
 
@@ -54,7 +54,7 @@ def dollars(amount: float) -> str:
     return f"${amount:.4f}" if amount < 0.01 else f"${amount:,.2f}"
 
 
-@dataclass
+@record
 class Cost:
     dollars: float = 0.0
     priced: dict[str, Price] = field(default_factory=dict)

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import argparse
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from palace.record import field, record
 
 SHELLS = ("bash", "zsh", "fish")
 KINDS = ("paths", "sessions", "wings")
 
 
-@dataclass
+@record
 class Node:
     """One command level: `palace memory` is ("memory",)."""
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 from datetime import date
 from typing import Any, NamedTuple
 
 from palace.memory.halls import MemoryPath, computed_once
 from palace.memory.keys import normalise, words_of
 from palace.memory.parse.fastscan import simple_tokens
+from palace.record import record
 
 ITEM_RE = re.compile(r"^(?P<indent> {0,3})(?P<bullet>[-*+])(?P<gap>[ \t]+|$)(?P<rest>.*)$")
 _DATE_RE = re.compile(r"^\[(?P<date>[^\]\s]{1,24})\][ \t]*")
@@ -25,7 +25,7 @@ UNTIL_MARK = " → "  # how palace writes the span between the two dates
 _SURROGATE = re.compile("[\ud800-\udfff]")  # a byte that is not UTF-8, decoded with surrogateescape
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Heading:
     line: int
     end: int  # exclusive; a setext heading spans its paragraph's lines and the underline
@@ -33,7 +33,7 @@ class Heading:
     text: str
 
 
-@dataclass
+@record
 class Entry:
     """A top-level list item inside a room: `- [YYYY-MM-DD] content`."""
 

@@ -8,13 +8,13 @@ sections are kept, after them they are the old ones moved, when the state there 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import NamedTuple
 
 from palace.memory.halls import Hall, parse_hall, room_slug, wing_key
 from palace.memory.parse.blocks import Heading
 from palace.memory.parse.shifted import Piece, Shifted
+from palace.record import field, record
 
 
 class Kind(StrEnum):
@@ -33,7 +33,7 @@ _HALL, _WING, _WING_HALL, _ROOM, _OTHER = Kind.HALL, Kind.WING, Kind.WING_HALL, 
 SectionSig = tuple[Kind, int, str | None, Hall | None, str | None]  # kind, level, wing key, hall, room
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Section:
     """A structural heading and the lines up to the next heading of the same or a higher level."""
 
@@ -53,7 +53,7 @@ class Section:
         return Section(self.kind, heading, self.end + delta, self.wing, self.hall, self.room)
 
 
-@dataclass
+@record
 class _Builder:
     """Reads headings in order into sections; its state is the sections still open (a stack by level)."""
 
