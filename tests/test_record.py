@@ -153,3 +153,12 @@ def test_short_commands_import_neither_dataclasses_nor_inspect() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_records_survive_pickle_and_copy() -> None:
+    """Worker processes and caches copy records: frozen ones, slotted ones and plain ones come back equal."""
+    import copy
+    import pickle
+
+    for value in (Point(1, "a", ("t",)), Line(1, 3), Box(2, [Point(5)])):
+        assert pickle.loads(pickle.dumps(value)) == value and copy.deepcopy(value) == value
