@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from palace.memory.secrets import blocks, loose, named, piped, shape, stems, urls, vouched, words
+from palace.memory.secrets import blocks, loose, named, piped, shape, stems, typed, urls, vouched, words
 from palace.memory.secrets.scan import (
     API_TOKEN,
     BASIC,
@@ -95,20 +95,37 @@ def _judge_token(scan: _Text, start: int, end: int) -> Hit | None:
     alone = _alone(value)
     if alone is not None:
         return Hit(start, end, alone)
+    if _wallet_call(text, named_at, start, value):
+        return Hit(start, end, WALLET)
     strength = named.keyword_before(scan, named_at)
     if strength is None and (named.keyword_after(text, end) or named.header_named(scan, named_at, value)):
         strength = SECRET
     if strength is None or (strength == "" and _re(_NAMED_DIGEST).fullmatch(value)):
         return None
-    # (a weak keyword names hex after `:`/`=`, or as a call's argument: `Account.from_key("0x...")`)
+    # (a weak keyword names hex after `:`/`=`, as a call's argument: `Account.from_key("0x...")`, or decoded from
+    # hex into the key's bytes: `KEY = bytes.fromhex("...")`, `hex.DecodeString("...")`)
     hex_ok = (
         strength != ""
         or _re(r"[:=：][\"' \t]*$").search(text, max(0, named_at - 3), named_at) is not None
-        or _re(r"(?i)key\([\"']$").search(text, max(0, named_at - 5), named_at) is not None
+        or _re(_HEX_CALL).search(text, max(0, named_at - 14), named_at) is not None
     )
     if shape.looks_random(value, hex_ok) or (strength == PASSWORD and named.password_like(value)):
         return Hit(start, end, strength or SECRET)
     return None
+
+
+# An Ethereum private key (0x and 64 hex digits) handed to what makes a wallet or an account of it:
+# `new ethers.Wallet("0x...")`, `privateKeyToAccount('0x...')`, `accounts.add('0x...')` (a 64-digit hash is
+# handed to other calls).
+_WALLET_CALL = r"(?i)(?:wallet|account|signer)s?(?:\.add)?\([ \t]*[\"']$"
+_HEX_CALL = r"(?i)(?:key|fromhex|unhexlify|decodestring|hex2bin|hexdecode|decodehex)\([\"']$"
+
+
+def _wallet_call(text: str, named_at: int, start: int, value: str) -> bool:
+    """0x and 64 hex digits handed to what makes a wallet or an account of them: a private key."""
+    if len(value) != 64 or start != named_at + 2:
+        return False
+    return _re(_WALLET_CALL).search(text, max(0, named_at - 40), named_at) is not None
 
 
 # A name of words before a hex digest (`key: npm-linux-x64-<sha256>`, a cache key or a build id): named by a
@@ -124,7 +141,7 @@ def _may_be_named(scan: _Text, start: int, end: int) -> bool:
     value = text[start:end]
     if len(value) < 16:
         return False
-    if _alone(value) is not None:
+    if _alone(value) is not None or _wallet_call(text, named_at, start, value):
         return True
     if not (shape.looks_random(value, hex_ok=True) or named.password_like(value)):
         return False
@@ -208,6 +225,7 @@ def screen(text: str) -> Iterator[tuple[int, int]]:
     yield from ((hit.start, hit.end) for hit in named.labelled(scan))
     yield from ((hit.start, hit.end) for hit in stems.hits(scan))
     yield from ((hit.start, hit.end) for hit in piped.hits(text))
+    yield from ((hit.start, hit.end) for hit in typed.hits(text))
     yield from loose.spans(text)
     yield from words.candidate_runs(scan.lower())
 
@@ -309,6 +327,7 @@ def find(
     hits += named.labelled(scan)
     hits += stems.hits(scan)
     hits += piped.hits(text)
+    hits += typed.hits(text)
     hits += loose.hits(scan)
     if '"kty"' in text:
         hits += (Hit(*m.span(1), JWK) for m in _re(_JWK_MEMBER).finditer(text))

@@ -28,6 +28,14 @@ _SECRET_WORDS = (
     "identifiants", "clave", "credenciales", "llave", "chave", "credenciais", "chiave", "credenziali", "segreto",
     "ключ", "токен", "секрет", "密钥", "秘钥", "令牌", "凭证", "凭据", "私钥", "トークン", "秘密鍵", "認証情報",
     "キー", "鍵", "토큰", "키", "macaroon",
+    # "key" and "token" in more languages, with the inflected forms an ASCII word must spell out (it stands as a
+    # whole word): Dutch, Polish, Turkish, Swedish, Norwegian, Danish, Finnish, Hungarian, Romanian, Greek,
+    # Arabic, Persian, Hebrew, Hindi, Vietnamese, Indonesian, Catalan, Swahili, South Slavic, Czech, Slovak,
+    # Portuguese, Spanish, Chinese (traditional), Thai
+    "sleutel", "klucz", "klucza", "anahtar", "anahtarı", "nyckel", "nyckeln", "nøkkel", "nøgle", "avain",
+    "avaimen", "kulcs", "kulcsa", "cheia", "cheie", "κλειδί", "κλειδι", "مفتاح", "کلید", "توکن", "מפתח", "טוקן",
+    "कुंजी", "टोकन", "khóa", "khoá", "kunci", "clau", "ufunguo", "ključ", "kljuc", "klíč", "kľúč", "segredo",
+    "secreto", "金鑰", "密鑰", "秘鑰", "คีย์", "โทเค็น", "api की", "mã api", "mã truy cập", "mã bí mật",
 )  # fmt: skip
 _WEAK_WORDS = ("key", "auth", "sig", "signature", "cle", "session", "community")  # (SNMP's community string)
 # Words around a keyword that make it name something else: `public key`, `key_id`, `token budget`.
@@ -35,7 +43,7 @@ NOT_BEFORE = frozenset(
     (
         "public", "pub", "publishable", "primary", "foreign", "sort", "partition", "idempotency", "cache", "hot",
         "host", "page", "next", "continuation", "sync", "csrf", "license", "composite", "unique", "anon", "verify",
-        "verifying", "verification"
+        "verifying", "verification", "publieke", "offentlig", "offentlige", "julkinen"
     )
 )  # fmt: skip
 _NOT_AFTER = frozenset(
@@ -122,7 +130,8 @@ def _gap_ok(text: str, end: int, value_start: int) -> bool:
         return False
     if len(gap) > 40 or gap.count(",") > 1 or _re(r"[.!?。！？;](?:\s|$)").search(gap):
         return False
-    return len(_re(r"[^\W\d_]+", re.UNICODE).findall(gap)) <= 5  # "bearer for the partner API is ..."
+    # "bearer for the partner API is ...": an elided article is part of its word (`l'API`, `d'accès`)
+    return len(_re(r"[^\W\d_]+(?:'[^\W\d_]+)?", re.UNICODE).findall(gap)) <= 5
 
 
 def keyword_before(scan: _Text, value_start: int) -> str | None:

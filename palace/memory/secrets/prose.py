@@ -145,15 +145,20 @@ _KEY = (
 _CJK_SEP = r"[ \t]*(?:(?:是|为|為|は|が|는|은)[ \t]*[:：=]?|[:：=])[ \t]*"  # also a particle then a colon
 _CJK = rf"{_CJK_SEP}{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH})"
 # Or a few words between: in Chinese, a verb ending in a copula or a particle ("口令改成了 ...", "密码已经设置为
-# ..."); elsewhere up to four words, each standing between spaces ("hasło do serwera to ...", "کلمه عبور سرور
+# ..."); elsewhere up to six words, each standing between spaces ("hasło do serwera to ...", "کلمه عبور سرور
 # ... است"). Then a value with a letter and a digit or a symbol, not a name (`1Password`, `v2`).
 _GLUED = r"[^\x00-\x7f\s。！？，、；：]{0,6}?"
 _LOOSE_VALUE = rf"{_Q}{_PLACEHOLDER}(?![0-9]*[a-z]+[0-9]*(?![!-~]))(?![!-~]*password)(?<![a-z0-9_\-.]){_STRONG_VALUE}"
 _CJK_LOOSE = rf"(?:{_GLUED}[为是成了到為をに를을로])?[ \t]*{_LOOSE_VALUE}"  # (`パスワードを ... に変えました`)
 _WORDS_THEN_VALUE = (
-    rf"{_GLUED}(?:[ \t]+[^\s:=：。！？，、；,.!?]{{1,12}}){{0,4}}?[ \t]*(?:[:：=][ \t]*)?[ \t]*{_LOOSE_VALUE}"
+    rf"{_GLUED}(?:[ \t]+[^\s:=：。！？，、；,.!?]{{1,12}}){{0,6}}?[ \t]*(?:[:：=][ \t]*)?[ \t]*{_LOOSE_VALUE}"
 )
-_CJK_KEYWORDS = (("密码", "密碼", "口令"), ("パスワード", "暗証番号"), ("비밀번호", "암호", "비번"))
+_CJK_KEYWORDS = (
+    ("密码", "密碼", "口令"),
+    ("パスワード", "暗証番号"),
+    ("비밀번호", "암호", "비번"),
+    ("共有キー", "预共享密钥", "預共享金鑰", "預共享密鑰", "사전 공유 키"),  # a VPN's pre-shared key is a password
+)
 # The word for password in other languages (those not in _PASSWORD_KEYWORDS), each followed as above.
 _WORLD_KEYWORDS = (
     "clave", "chiave", "wachtwoord", "hasło", "şifresi", "şifre", "lösenord", "passord", "jelszó", "лозинка", "κωδικός",
@@ -162,6 +167,10 @@ _WORLD_KEYWORDS = (
     "adgangskode", "geslo", "lozinka", "slaptažodis", "parool", "jelszava", "lykilorð", "wagwoord", "sifra", "šifra",
     "nenosiri", "pasahitza", "pasvorto", "passwuert", "modpas", "mat khau", "პაროლ", "құпиясөз", "кұпия сөз",
     "கடவுச்சொல்", "పాస్\u200cవర్డ్", "పాస్వర్డ్", "পাসওয়ার্ড", "ਪਾਸਵਰਡ", "پاس ورڈ", "գաղտնաբառ", "нууц үг",
+    # passphrases and network keys, named as passwords are
+    "geheimwort", "codewort", "frase de paso", "frase de contraseña", "phrase secrète", "phrase de passe",
+    "frase segreta", "frase secreta", "palavra-passe", "palavra passe", "wlan-schlüssel", "netzwerkschlüssel",
+    "wlan-key", "wifi-schlüssel",
 )  # fmt: skip
 # An ending after the word: "lösenordet", "passordet", "hesla", "salasanani", "wachtwoorden".
 _ENDING = r"[a-zà-ÿăâîșțıśłżźćńą]{0,4}?"
@@ -191,7 +200,23 @@ _USING = (
     rf"{_Q}[ \t]+(?:as|for)[ \t]+(?:(?:the|my|our|your|this|that)[ \t]+)?(?:[a-z\-]+[ \t]+){{0,2}}?"
     r"(?:admin|administrator|root|login|account|user|wifi|wi-fi|password|passphrase|pin|vpn|router|nas)(?![a-z])"
 )
-_PIN_IS = r"(?:[ \t]*(?:code|number))?[ \t]*(?:[:=：]|is|是)"
+# "the PIN is", "PIN code: ", and in other languages a few words of what it opens before a copula ("code PIN de
+# la carte SIM est", "PIN-koden til alarmen er", "pincode van de kluis is", "PIN do alarmu w biurze to",
+# "รหัส PIN ของตู้เซฟคือ"); no word of those is a number (`pin 13 is ...` names a board's pin).
+# Nor a measure (`pin count is 1024`); and English pins a thing (`pin the version to 2024`): not a PIN's copula.
+_PIN_WORD = (
+    r"[ \t]+(?![0-9]+[ \t])"
+    r"(?!(?:the|it|this|that|them|a|an|all|every|count|length|size|limit|max|min|attempts|retries|timeout)[ \t])"
+    r"[^\s:=：.,;!?]{1,20}?"
+)
+_PIN_COPULA = (
+    r"(?:[ \t]*[:=：]|[ \t]+(?:is|est|è|é|es|ist|er|är|on|to|je|jest|este|είναι|là|adalah|ni|és|olan)"
+    r"|คือ|是|为|は|는|은)"
+)
+_PIN_IS = (
+    r"(?:[ \t\-]?(?:code|kode|kod|codice|código|number|nummer|numer|numero|número|nr)[a-zа-я]{0,3})?"
+    rf"(?:{_PIN_WORD}){{0,8}}?{_PIN_COPULA}"
+)
 _PIN = rf"pin(?<![a-z0-9]pin){_PIN_IS}[ \t]*[0-9]{{4,8}}(?![0-9a-z])"
 # "the PUK for the office SIM is 32866930", "alarm disarm code: 161774", "garage keypad is 727167#".
 _CODE_IS = rf"{_FOR}[ \t]*(?:[:=：]|is|was|—|-)[ \t]*"
@@ -202,10 +227,38 @@ _NUMERIC_CODES = (
     ("keypad", rf"keypad(?<![a-z0-9]keypad)(?:[ \t]+code)?{_CODE_IS}{_CODE}"),
     (" code", rf" code(?:{'|'.join(f'(?<={word} code)' for word in _CODED)}){_CODE_IS}{_CODE}"),
 )
+# A door's, a gate's or an alarm's code named in other languages ("Türcode: 4821", "código de la alarma: 4821",
+# "kod do drzwi to 4821", "קוד הכניסה: 4821", "도어락 번호 4821#"): the code may follow the name with a space
+# only, or a few words and a copula.
+_ENTRY_CODES = (
+    "türcode", "zugangscode", "alarmcode", "torcode", "digicode", "code d'accès", "code de la porte",
+    "code de l'alarme", "code du portail", "código de acceso", "código de la puerta", "código de la alarma",
+    "código do portão", "código do alarme", "código de acesso", "codice di accesso", "codice del cancello",
+    "codice dell'allarme", "toegangscode", "deurcode", "kod do drzwi", "kod alarmu", "kod do domofonu",
+    "portkod", "larmkod", "dørkode", "alarmkode", "קוד הכניסה", "קוד כניסה", "קוד הדלת", "קוד האזעקה",
+    "도어락 번호", "현관 번호", "출입 번호",
+)  # fmt: skip
+_ENTRY_IS = rf"(?:(?:{_PIN_WORD}){{0,4}}?{_PIN_COPULA}|(?=[ \t]))[ \t]*"
 # "FileVault recovery key (ada's MacBook): R7NF-...", BitLocker's eight groups of six digits, 2FA recovery codes.
 _RECOVERY = (
     r"recovery(?<![a-z0-9]recovery)[ \t]+(?:key|code)s?(?:[ \t]*\([^()\n]{1,40}\))?(?:[ \t]+for[ \t]+[^\n:=]{1,30}?)?"
     r"[ \t]*(?:[:=：]|is|are)[ \t]*[\"'`]?[a-z0-9]{4,8}(?:-[a-z0-9]{4,8}){3,7}(?![a-z0-9])"
+)
+# A list of 2FA backup codes named so in a language ("códigos de respaldo: 4821-7730 9912-0481 ...", "バックアップ
+# コード：kq7wmz2p xr4nbt8v ..."): three codes or more, each with a digit (but perhaps the first).
+_BACKUP_CODES = (
+    "backup codes", "recovery codes", "códigos de respaldo", "códigos de recuperación", "códigos de backup",
+    "códigos de recuperação", "codes de secours", "codes de récupération", "backup-codes", "wiederherstellungscodes",
+    "codici di backup", "codici di recupero", "back-upcodes", "herstelcodes", "kody zapasowe", "kody odzyskiwania",
+    "резервные коды", "коды восстановления", "yedek kodlar", "リカバリーコード", "バックアップコード", "恢复码",
+    "备用码", "備用碼", "복구 코드", "백업 코드",
+)  # fmt: skip
+_CODE_SEP = r"(?:[ \t]*[,;]?[ \t]+|[ \t]*\r?\n[ \t]*(?:[-*•][ \t]*)?(?:[0-9]{1,2}[.)][ \t]*)?)"
+_ONE_CODE = r"(?=[a-z\-]*[0-9])[a-z0-9]{4,12}(?:-[a-z0-9]{3,12})?(?![a-z0-9\-])"
+_CODES = (
+    r"[^\n:：]{0,40}?[ \t]*[:：][ \t]*(?:\r?\n[ \t]*(?:[-*•][ \t]*)?(?:[0-9]{1,2}[.)][ \t]*)?)?"
+    rf"(?:[a-z]{{6,12}}{_CODE_SEP})?"
+    rf"(?:{_ONE_CODE}{_CODE_SEP}){{2,}}{_ONE_CODE}"
 )
 
 PROSE_KINDS: tuple[SecretKind, ...] = (
@@ -240,6 +293,19 @@ PROSE_KINDS: tuple[SecretKind, ...] = (
     ),
     folded_kind("password assignment", _PIN, "pin", screen=f"pin{_PIN_IS}"),
     *(folded_kind("password assignment", pattern, anchor) for anchor, pattern in _NUMERIC_CODES),
+    *(
+        folded_kind(
+            "password assignment", rf"{word}(?<![a-z0-9]{word}){_ENTRY_IS}{_CODE}" if word.isascii()
+            else word + _ENTRY_IS + _CODE, word,
+        )
+        for word in _ENTRY_CODES
+    ),
     folded_kind("password assignment", _RECOVERY, "recovery"),
+    *(
+        folded_kind(
+            "password assignment", rf"{word}(?<![a-z0-9]{word}){_CODES}" if word.isascii() else word + _CODES, word,
+        )
+        for word in _BACKUP_CODES
+    ),
     folded_kind("password assignment", _USING, "use"),
 )  # fmt: skip

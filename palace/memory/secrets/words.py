@@ -29,7 +29,9 @@ def bip39() -> frozenset[str]:
 # words (`a`, `is`, `to`, a long word), so this rarely matches.
 _WORD = r"(?:[0-9]{1,2}[.):]?[ \t]+)?[a-z]{3,8}(?![a-z0-9])"
 _SEP = r"(?:[\"']?[ \t]*[,;|][ \t]*[\"']?|[ \t]*\r?\n[ \t]*|[ \t]+)"  # (a list's words may be quoted)
-SEED_RUN = rf"(?<![a-z0-9]){_WORD}(?:{_SEP}{_WORD}){{{SEED_WORDS - 1},}}"
+# In a list the words may be items, each after a bullet or a checkbox (`- [x] 1. abandon`, YAML's `  - abandon`).
+_ITEM = rf"(?:[-*+][ \t]+(?:\[[ x]\][ \t]+)?)?{_WORD}"
+SEED_RUN = rf"(?<![a-z0-9]){_ITEM}(?:{_SEP}{_ITEM}){{{SEED_WORDS - 1},}}"
 # The run is looked for anywhere only in a text that says it holds one (a keyword, or a list numbered to 12);
 # elsewhere, on a line of its own (after a label such as "words:", in quotes): sre tries a run at every word
 # of prose, which would cost more than all the other rules together.
@@ -78,7 +80,11 @@ def seed_runs(lower: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     for start, end in candidate_runs(lower):
         words = bip39()
-        found = [(m.start(), m.end(), m.group() in words) for m in letters.finditer(lower, start, end)]
+        found = [
+            (m.start(), m.end(), m.group() in words)
+            for m in letters.finditer(lower, start, end)
+            if lower[m.start() - 1 : m.end() + 1] != "[x]"  # a ticked checkbox is no word of the phrase
+        ]
         spans += _runs_of_words(lower, found)
     return spans
 
