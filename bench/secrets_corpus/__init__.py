@@ -13,7 +13,8 @@ held_out_blind4.py was written before the fourth round's rules and reported, the
 held_out_blind5.py was written before the fifth round's rules and reported, then tuned on in the sixth;
 held_out_blind6.py was written blind in the sixth round and reported, then tuned on in the seventh;
 held_out_blind7.py was written blind in the seventh round and reported, then tuned on in the eighth;
-held_out_blind8.py was written blind in the eighth round and is only reported, never tuned on."""
+held_out_blind8.py was written blind in the eighth round and reported, then tuned on in the ninth;
+held_out_blind9.py was written blind in the ninth round and is only reported, never tuned on."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from .held_out_blind5 import blind5_lookalikes, blind5_secrets
 from .held_out_blind6 import blind6_lookalikes, blind6_secrets
 from .held_out_blind7 import blind7_lookalikes, blind7_secrets
 from .held_out_blind8 import blind8_lookalikes, blind8_secrets
+from .held_out_blind9 import blind9_lookalikes, blind9_secrets
 from .held_out_formats import held_out_format_lookalikes, held_out_format_secrets
 from .lookalikes import lookalike_cases
 
@@ -57,6 +59,8 @@ BLIND7_SECRETS: tuple[Case, ...] = tuple(blind7_secrets(Gen(SEED + 20)))
 BLIND7_LOOKALIKES: tuple[Case, ...] = tuple(blind7_lookalikes(Gen(SEED + 21)))
 BLIND8_SECRETS: tuple[Case, ...] = tuple(blind8_secrets(Gen(SEED + 22)))
 BLIND8_LOOKALIKES: tuple[Case, ...] = tuple(blind8_lookalikes(Gen(SEED + 23)))
+BLIND9_SECRETS: tuple[Case, ...] = tuple(blind9_secrets(Gen(SEED + 24)))
+BLIND9_LOOKALIKES: tuple[Case, ...] = tuple(blind9_lookalikes(Gen(SEED + 25)))
 SECRETS: tuple[Case, ...] = (
     *TUNING_SECRETS,
     *HELD_OUT_SECRETS,
@@ -68,6 +72,7 @@ SECRETS: tuple[Case, ...] = (
     *BLIND6_SECRETS,
     *BLIND7_SECRETS,
     *BLIND8_SECRETS,
+    *BLIND9_SECRETS,
 )
 LOOKALIKES: tuple[Case, ...] = (
     *TUNING_LOOKALIKES,
@@ -80,6 +85,7 @@ LOOKALIKES: tuple[Case, ...] = (
     *BLIND6_LOOKALIKES,
     *BLIND7_LOOKALIKES,
     *BLIND8_LOOKALIKES,
+    *BLIND9_LOOKALIKES,
 )
 FORMATS: tuple[str, ...] = tuple(dict.fromkeys(case.vendor for case in SECRETS))
 
@@ -98,6 +104,8 @@ __all__ = [
     "BLIND7_SECRETS",
     "BLIND8_LOOKALIKES",
     "BLIND8_SECRETS",
+    "BLIND9_LOOKALIKES",
+    "BLIND9_SECRETS",
     "BLIND_LOOKALIKES",
     "BLIND_SECRETS",
     "FORMATS",
