@@ -24,13 +24,13 @@ for measuring only), the third (chatty_held3.py; 8 conversations), the fourth (c
 conversations, names of its own), the fifth (chatty_held5.py; 9 conversations, written blind, tuned on in
 the seventh round) and the sixth (chatty_held6.py; 9 conversations, 370 questions, written blind after the
 seventh round's changes, run once then, tuned on in the eighth round), and the seventh (chatty_held7.py; 9
-conversations, 376 questions, written blind in the eighth round, never tuned on); --tune-only skips the
-second, third and seventh sets (held out) and keeps the fourth, fifth and sixth (tuned on).
+conversations, 376 questions, written blind in the eighth round, run once then, tuned on in the ninth round);
+--tune-only skips the second and third sets (held out) and keeps the fourth to seventh (tuned on).
 
 --ablate also reruns 2 and 3 with parts switched off (a Tuning passed in: RecallIndex(home, tuning=...)).
 --misses N shows N questions of the tuning parts whose answer the text does not bear (the conversations' and
-the chatty tuning parts, then the fourth, fifth and sixth sets: the held-out parts, the chatty held-out part
-and the second, third and seventh sets, are measured, never looked into); --tune-only reports the tuning parts alone.
+the chatty tuning parts, then the fourth to seventh sets: the held-out parts, the chatty held-out part
+and the second and third sets, are measured, never looked into); --tune-only reports the tuning parts alone.
 tests/test_recall_eval.py and tests/test_recall_chatty.py guard the figures.
 """
 
@@ -119,7 +119,7 @@ def convo_ablate(
 
 CONVO_KINDS = ("single", "temporal", "multi", "typo")
 # The parts whose misses may be read (--misses): the others are held out, measured only.
-TUNING_PARTS = ("tune", chatty_held4.PART, chatty_held5.PART, chatty_held6.PART)
+TUNING_PARTS = ("tune", chatty_held4.PART, chatty_held5.PART, chatty_held6.PART, chatty_held7.PART)
 CHATTY_KINDS = ("single", "multi", "temporal", "inference", "paraphrase")
 
 
@@ -189,7 +189,7 @@ def main() -> int:
         held4 = convo_eval.run(home / "held4", chatty_held4.conversations())
         held5 = convo_eval.run(home / "held5", chatty_held5.conversations())
         held6 = convo_eval.run(home / "held6", chatty_held6.conversations())
-        held7 = [] if args.tune_only else convo_eval.run(home / "held7", chatty_held7.conversations())
+        held7 = convo_eval.run(home / "held7", chatty_held7.conversations())
         talk_ablations = convo_ablate(home / "ablations") if args.ablate else []
         chat_ablations = convo_ablate(home / "chatty-ablations", chatty.conversations) if args.ablate else []
     zh = sum(1 for q, _k in QUESTIONS if ZH.search(q))
@@ -224,9 +224,11 @@ def main() -> int:
             held6, [], "chatty eval, sixth set (tuned on in the eighth round)", CHATTY_KINDS, (chatty_held6.PART,)
         )
     if held7:
-        print_convo(held7, [], "chatty eval, seventh held-out set (written blind)", CHATTY_KINDS, (chatty_held7.PART,))
+        print_convo(
+            held7, [], "chatty eval, seventh set (tuned on in the ninth round)", CHATTY_KINDS, (chatty_held7.PART,)
+        )
     # Misses of the tuning parts only: the held-out parts are measured, never looked into.
-    tuned = [*talks, *chats, *held4, *held5, *held6]
+    tuned = [*talks, *chats, *held4, *held5, *held6, *held7]
     for outcome in [o for o in tuned if o.convo.part in TUNING_PARTS and not o.bearing][: args.misses]:
         print(convo_eval.miss_report(outcome))
     return 0
