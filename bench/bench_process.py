@@ -12,7 +12,7 @@ same rounds (a round runs the baseline and then each command once, so the machin
 12. `palace mcp`: spawn, initialize, tools/list, end of stdin, exit, vs a process that imports the MCP SDK's
     server module (goal <= 1.3x); skipped when the SDK is not installed.
 13. For scale (report only): a process that imports only the standard library modules every short command
-    needs (pathlib, dataclasses, re, typing, contextlib, argparse, json, threading, sqlite3), vs `python -c pass`:
+    needs (pathlib, re, typing, contextlib, argparse, json, threading, sqlite3), vs `python -c pass`:
     the floor under rows 9-11 that no change inside palace can lower.
 """
 
@@ -38,7 +38,7 @@ from benchlib import figure, note
 from prose import Prose
 
 PASS = [sys.executable, "-c", "pass"]
-STDLIB = "import pathlib, dataclasses, re, typing, contextlib, argparse, json, threading, sqlite3"
+STDLIB = "import pathlib, re, typing, contextlib, argparse, json, threading, sqlite3"
 QUERIES = ["database migration", "why is the cache slow", "deploy rollback", "webpack config", "kafka timeout"]
 WING = "ifai"  # a project wing of the generated memories
 

@@ -1,7 +1,8 @@
 """Settings: command-line flags > environment > $PALACE_HOME/config.toml > defaults, with provenance.
 
-Settings are a plain dataclass checked against a small table of rules (not a pydantic model): every palace
-command reads them, and building a pydantic model at import costs more than the rest of `palace memory save`.
+Settings are a plain record (palace/record.py) checked against a small table of rules (not a pydantic model):
+every palace command reads them, and building a pydantic model at import costs more than the rest of
+`palace memory save`.
 """
 
 from __future__ import annotations

@@ -23,9 +23,9 @@ SESSION_ID = re.compile(r"^(\d{4}-\d{2}-\d{2})-([0-9a-f]{8})$")
 PROJECT_DIR = ".palace"  # a project's shared memory lives in <repository>/.palace/memories.md
 
 
-# The small immutable records of this module and of the write path are NamedTuples, not frozen dataclasses:
-# a frozen dataclass compiles five methods when its module is imported (~0.6 ms each class on CPython 3.11, in
-# every short command), a NamedTuple none.
+# The small immutable records of this module and of the write path are NamedTuples (tuples where a tuple is
+# what callers unpack); the others are palace.record classes, which compile their __init__ on first use. A frozen
+# dataclass compiled five methods when its module was imported (~0.6 ms each class on CPython 3.11).
 class SessionFile(NamedTuple):
     """A file of sessions/ that is a session's: its id, the day in its name, and which file it is."""
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
-from dataclasses import FrozenInstanceError, replace
 from datetime import date
 from pathlib import Path
 
@@ -18,6 +17,7 @@ import pytest
 
 from palace.recall import RecallIndex, Tuning, format_hits
 from palace.recall.passages import Salience, Scored, _valued
+from palace.record import FrozenError, replace
 from palace.sessions.importer import parse_transcript, write_sessions
 
 
@@ -104,7 +104,7 @@ def test_salience_weighs_in_only_as_far_as_the_matches_fall_short() -> None:
 
 def test_the_tuning_is_one_frozen_object_with_the_defaults(home: Path) -> None:
     tuning = Tuning()
-    with pytest.raises(FrozenInstanceError):
+    with pytest.raises(FrozenError):
         tuning.related = False  # type: ignore[misc]
     assert replace(tuning, decay=0.0).decay == 0.0 and tuning.decay > 0
     with RecallIndex(home) as index:

@@ -144,11 +144,12 @@ def test_a_mutable_default_is_refused() -> None:
 
 
 def test_short_commands_import_neither_dataclasses_nor_inspect() -> None:
-    """What a save, a hook and the CLI import: `dataclasses` would bring `inspect`, ast, dis and tokenize."""
+    """What a save, a search, a hook and the CLI import: `dataclasses` would bring `inspect`, ast, dis and tokenize."""
     code = (
         "import sys\n"
         "import palace.ui.cli, palace.app, palace.memory.store, palace.memory.ops, palace.history.autocommit\n"
-        "import palace.history.undo, palace.memory.render, palace.config\n"
+        "import palace.history.undo, palace.memory.render, palace.config, palace.ui.cli_sessions\n"
+        "import palace.recall.rank, palace.recall.format, palace.recall.query, palace.recall.index\n"
         "print(sorted(m for m in ('dataclasses', 'inspect', 'ast', 'dis', 'tokenize') if m in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -24,13 +24,14 @@ for measuring only), the third (chatty_held3.py; 8 conversations), the fourth (c
 conversations, names of its own), the fifth (chatty_held5.py; 9 conversations, written blind, tuned on in
 the seventh round) and the sixth (chatty_held6.py; 9 conversations, 370 questions, written blind after the
 seventh round's changes, run once then, tuned on in the eighth round), and the seventh (chatty_held7.py; 9
-conversations, 376 questions, written blind in the eighth round, run once then, tuned on in the ninth round);
---tune-only skips the second and third sets (held out) and keeps the fourth to seventh (tuned on).
+conversations, 376 questions, written blind in the eighth round, run once then, tuned on in the ninth round),
+and the eighth (chatty_held8.py; 9 conversations, 479 questions, written blind in the ninth round, never tuned
+on); --tune-only skips the second, third and eighth sets (held out) and keeps the fourth to seventh (tuned on).
 
 --ablate also reruns 2 and 3 with parts switched off (a Tuning passed in: RecallIndex(home, tuning=...)).
 --misses N shows N questions of the tuning parts whose answer the text does not bear (the conversations' and
 the chatty tuning parts, then the fourth to seventh sets: the held-out parts, the chatty held-out part
-and the second and third sets, are measured, never looked into); --tune-only reports the tuning parts alone.
+and the second, third and eighth sets, are measured, never looked into); --tune-only reports the tuning parts alone.
 tests/test_recall_eval.py and tests/test_recall_chatty.py guard the figures.
 """
 
@@ -40,9 +41,10 @@ import argparse
 import sys
 import tempfile
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+from palace.record import replace
 
 BENCH = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BENCH))
@@ -57,6 +59,7 @@ from recall_eval import (  # noqa: E402
     chatty_held5,
     chatty_held6,
     chatty_held7,
+    chatty_held8,
     convo_eval,
 )
 from recall_eval.convo import Conversation  # noqa: E402
@@ -190,6 +193,7 @@ def main() -> int:
         held5 = convo_eval.run(home / "held5", chatty_held5.conversations())
         held6 = convo_eval.run(home / "held6", chatty_held6.conversations())
         held7 = convo_eval.run(home / "held7", chatty_held7.conversations())
+        held8 = [] if args.tune_only else convo_eval.run(home / "held8", chatty_held8.conversations())
         talk_ablations = convo_ablate(home / "ablations") if args.ablate else []
         chat_ablations = convo_ablate(home / "chatty-ablations", chatty.conversations) if args.ablate else []
     zh = sum(1 for q, _k in QUESTIONS if ZH.search(q))
@@ -227,6 +231,8 @@ def main() -> int:
         print_convo(
             held7, [], "chatty eval, seventh set (tuned on in the ninth round)", CHATTY_KINDS, (chatty_held7.PART,)
         )
+    if held8:
+        print_convo(held8, [], "chatty eval, eighth held-out set (written blind)", CHATTY_KINDS, (chatty_held8.PART,))
     # Misses of the tuning parts only: the held-out parts are measured, never looked into.
     tuned = [*talks, *chats, *held4, *held5, *held6, *held7]
     for outcome in [o for o in tuned if o.convo.part in TUNING_PARTS and not o.bearing][: args.misses]:

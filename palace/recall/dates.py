@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import NamedTuple
+
+from palace.record import record
 
 MONTH_NAMES = (
     "january",
@@ -130,7 +131,7 @@ def _make(year: int, month: int, day: int) -> date | None:
 # -- the dates a query names -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DateHint:
     """A time a query names: sessions from `low` to `high` (YYYY-MM-DD, inclusive), or, with `month` set and
     no year named, that month of any year. `phrase` is the part of the query that said it (not searched for)."""

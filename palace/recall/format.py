@@ -17,7 +17,6 @@ source labelled with its wing (an entry by its own):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from palace.memory.secrets import redact
@@ -26,6 +25,7 @@ from palace.recall.passages import Excerpt
 from palace.recall.rank import RecallHit, neg_date
 from palace.recall.schema import DOC_BITS
 from palace.recall.scope import Scope, wing_label
+from palace.record import record
 
 SOURCE_POWER = 1.0
 MIN_CUT = 100  # an excerpt is shortened to fit only if at least this many bytes are left for it
@@ -58,7 +58,7 @@ def _cut_start(text: str, max_bytes: int) -> str:
     return "…" + kept.lstrip("…").lstrip()
 
 
-@dataclass
+@record
 class _Item:
     order: int  # the hit's place, best first
     hit: RecallHit

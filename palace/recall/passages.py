@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from palace.recall.schema import DOC_BITS, chunks
 from palace.recall.sources import DocKind, memory_room, superseded_room
 from palace.recall.text import QueryTerm, snippet
 from palace.recall.tuning import DEFAULT, Tuning
+from palace.record import record
 
 EXCERPT_CHARS = 700  # a matched document is cut to about this many characters around the query's words
 NEIGHBOUR_CHARS = 500  # a turn shown for its neighbour: its start (after) or its end (before)
@@ -44,7 +44,7 @@ def role(kind: str) -> str:
     return "superseded " + old if old is not None else str(kind)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Excerpt:
     """One document shown for a hit: a matched one (side 0), or the turn before (-1) or after (+1) one."""
 

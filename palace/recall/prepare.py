@@ -4,7 +4,6 @@ catch-up does in worker processes: see pool.py)."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
 from typing import NamedTuple
@@ -12,6 +11,7 @@ from typing import NamedTuple
 from palace.recall.schema import ANY_TERM, DOC_BITS, pack_all, unpack_terms
 from palace.recall.sources import FileKind, FileMeta, read_file
 from palace.recall.text import tokenize
+from palace.record import field, record
 
 # The files whose documents are entries, found through the document-level index `fts`; a session's
 # documents are found through its file in `ffts` and read whole, so they are not in `fts`.
@@ -33,7 +33,7 @@ class Prepared(NamedTuple):
     held: str  # its distinct terms, space-separated in no particular order (the file-level index keeps none)
 
 
-@dataclass
+@record
 class PreparedFiles:
     """Files made ready (None: vanished or unreadable), with the vocabulary's counts for all of them."""
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from palace.errors import RecallError
@@ -13,6 +12,7 @@ from palace.recall.dates import DateHint, query_date
 from palace.recall.scope import EVERY_WING, Scope
 from palace.recall.text import QueryTerm, query_terms
 from palace.recall.tuning import DEFAULT, Tuning
+from palace.record import field, record
 
 MAX_LIMIT = 20
 MAX_QUERY_CHARS = 1000
@@ -27,7 +27,7 @@ _PRESENT = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Query:
     """A validated search request."""
 

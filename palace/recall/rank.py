@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from datetime import date
 from typing import NamedTuple
 
@@ -21,6 +20,7 @@ from palace.recall.score import Candidate, Group, score
 from palace.recall.sources import entry_wing, is_entry, memory_room, superseded_room
 from palace.recall.text import match_expression, snippet
 from palace.recall.weights import IndexCache, Weights, weigh
+from palace.record import field, record
 
 __all__ = [
     "MAX_LIMIT",
@@ -46,7 +46,7 @@ _RECENCY = 0.02  # at most +2% for today's sessions, fading over months
 _UNDATED_AGE = 3650  # days: a source without a readable date counts as ten years old
 
 
-@dataclass
+@record
 class RecallHit:
     """One result: the best matching text of one session (or one memory room), and what to show of it."""
 

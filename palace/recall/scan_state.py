@@ -22,10 +22,10 @@ import time
 import zlib
 from array import array
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from palace.recall.schema import chunks
+from palace.record import record
 
 SESSIONS_DIR = "sessions/"  # rel paths of session files start with this
 HOT_SECONDS = 2 * 86400  # session files written this recently are stat'ed at every use
@@ -59,7 +59,7 @@ _TRIGGERS = {  # dropped with the file table, so a snapshot is trusted only whil
 }
 
 
-@dataclass
+@record
 class RefreshStats:
     """What one catch-up did. `busy`: another process held the index; the search used it as it was."""
 

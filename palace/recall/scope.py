@@ -9,10 +9,11 @@ sessions out of, so every wing is searched (see default_wings).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+
+from palace.record import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Scope:
     """The wings searched, as named (None: every wing); wing-less sessions and entries are always searched."""
 

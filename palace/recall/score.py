@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from palace.recall.passages import Scored
@@ -12,6 +11,7 @@ from palace.recall.sources import SUPERSEDED_PREFIX, DocKind, is_entry
 from palace.recall.text import filler_terms
 from palace.recall.tuning import Tuning
 from palace.recall.weights import Weights
+from palace.record import record
 
 _MEMORY_WEIGHT = 1.0
 _SUPERSEDED_WEIGHT = 0.5  # an entry that was replaced or forgotten: found, but after what holds now
@@ -29,7 +29,7 @@ class Candidate(NamedTuple):
     terms: str  # its index terms, space-separated
 
 
-@dataclass
+@record
 class Group:
     """The candidate documents of one source (a session, or one memory room) during a search."""
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from palace.memory.secrets import redact
 from palace.paths import session_file
 from palace.recall.scan_state import Snapshot, Stamp, growing, recent_ns
+from palace.record import record
 
 if TYPE_CHECKING:
     from palace.memory.document import Entry
@@ -86,7 +86,7 @@ class FileMeta(NamedTuple):
     mtime_ns: int
 
 
-@dataclass
+@record
 class Doc:
     """One indexable document: a message, an archive's summary, or a memory entry."""
 

@@ -7,7 +7,8 @@ import operator
 import re
 import unicodedata
 from collections.abc import Collection, Iterable, Iterator
-from dataclasses import dataclass
+
+from palace.record import record
 
 MAX_QUERY_TERMS = 32
 SNIPPET_CHARS = 220
@@ -324,7 +325,7 @@ _ZH_STOP_WORDS = tuple(
 _ZH_STOP_CHARS = "的了吗呢吧啊呀么是在和与及也都就还我你他她它这那哪把被给让从对跟很请过用"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class QueryTerm:
     """One term of a query: `text` is an index term; `prefix` for a lone CJK character."""
 

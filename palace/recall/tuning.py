@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from palace.record import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Tuning:
     """How a search weighs, ranks and picks what it shows (see rank.py, weights.py, passages.py)."""
 

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from palace.recall import concepts, expand
 from palace.recall.schema import ANY_TERM, chunks
 from palace.recall.text import QueryTerm
 from palace.recall.tuning import DEFAULT, Tuning
+from palace.record import field, record
 
 _SMOOTH_FILES = 4  # added to the files counted when a term's share of them is taken: a small palace has no common terms
 
 
-@dataclass
+@record
 class IndexCache:
     """What a RecallIndex remembers between uses; the catch-up keeps it in step with the tables."""
 
@@ -34,7 +34,7 @@ class Needle(NamedTuple):
     freq: int  # documents holding it
 
 
-@dataclass
+@record
 class Weights:
     """The query's terms weighed against the index."""
 
