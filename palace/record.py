@@ -145,7 +145,7 @@ def _init_source(cls: type, specs: list[Field], frozen: bool) -> tuple[str, dict
                 raise TypeError(f"{cls.__name__}: field {name!r} without a default follows one with a default")
             params.append(name)
             value = name
-        seen_default = seen_default or len(params[-1].split("=")) > 1
+        seen_default = seen_default or spec.default is not MISSING or spec.default_factory is not MISSING
         body.append(f"    _set(self, {name!r}, {value})" if frozen else f"    self.{name} = {value}")
     if hasattr(cls, "__post_init__"):
         body.append("    self.__post_init__()")
