@@ -78,6 +78,19 @@ def test_a_wing_sees_its_own_and_the_wingless_sessions_never_another_wings(
     assert {h.source for h in index.search(QUESTION, limit=10, wings=[])} == {three["none"]}
 
 
+def test_a_search_that_only_counts_finds_the_same_hits_with_their_wings(
+    home: Path, index: RecallIndex, three: dict[str, str]
+) -> None:
+    MemoryStore(home).save("alpha/Decisions/database", "Alpha decided on PostgreSQL 16 for the database")
+    full = index.search(QUESTION, limit=10)
+    bare = index.search(QUESTION, limit=10, shown=False, catch_up=False)
+    assert len(full) == 4 and any(h.source == "memories.md" for h in full)
+    assert [(h.source, h.date, h.score, h.where, h.wings) for h in bare] == [
+        (h.source, h.date, h.score, h.where, h.wings) for h in full
+    ]
+    assert all(h.snippet == "" and h.excerpts == [] for h in bare)
+
+
 def test_every_hit_is_labelled_with_its_wing(index: RecallIndex, three: dict[str, str]) -> None:
     text = format_hits(index.search(QUESTION, limit=10), max_bytes=8192, scope=Scope.of(None))
     assert f"session {three['alpha']} · wing alpha\n" in text

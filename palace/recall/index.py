@@ -190,17 +190,21 @@ class RecallIndex:
         until: date | None = None,
         exclude: Collection[str] = (),
         wings: Iterable[str] | None = None,
+        shown: bool = True,
+        catch_up: bool = True,
     ) -> list[RecallHit]:
         """The best `limit` sources (sessions, memory rooms) for query; refreshes the index first.
 
         `exclude` names sources to leave out (e.g. the live session, whose words the model has); `wings`
         the wings searched besides everything wing-less (None: every wing). Memory entries that were reused
-        (recalled, confirmed: .index/reuse.json) rank a little higher."""
+        (recalled, confirmed: .index/reuse.json) rank a little higher. shown=False: the hits without snippet
+        or excerpts (to count them); catch_up=False: the index as it is (a search a moment ago caught up)."""
         request = rank.parse_query(query, limit, since, until, exclude, Scope.of(wings), self._uses(), self.tuning)
         with self._lock:
-            with contextlib.suppress(RecallError):  # a failed catch-up still leaves a usable index
-                self.refresh()
-            return self._guard("search", lambda conn: rank.search(conn, request, self._cache))
+            if catch_up:
+                with contextlib.suppress(RecallError):  # a failed catch-up still leaves a usable index
+                    self.refresh()
+            return self._guard("search", lambda conn: rank.search(conn, request, self._cache, shown=shown))
 
     def _uses(self) -> dict[str, int]:
         """How often each memory entry was reused (reuse.key_of -> uses), read again only when it changed."""

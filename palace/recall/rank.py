@@ -70,8 +70,9 @@ def neg_date(day: str) -> int:
 # -- the search, phase by phase --------------------------------------------------------------------
 
 
-def search(conn: sqlite3.Connection, query: Query, cache: IndexCache) -> list[RecallHit]:
-    """The best query.limit sources for the query, from the index as it is."""
+def search(conn: sqlite3.Connection, query: Query, cache: IndexCache, *, shown: bool = True) -> list[RecallHit]:
+    """The best query.limit sources for the query, from the index as it is; shown=False: only each hit's
+    source, date, score, where and wings (no snippet, no excerpts: a count of what a search finds)."""
     weights = weigh(conn, query.terms, cache, query.tuning)
     if weights is None:
         return []
@@ -82,6 +83,8 @@ def search(conn: sqlite3.Connection, query: Query, cache: IndexCache) -> list[Re
     sources = _sources(conn, cache, {r.rowid >> DOC_BITS for r in [*rows, *entries.rows]})
     scoring = score([*rows, *entries.rows], sources, weights, query, entries.boosts)
     ranked = _rank(scoring.groups, weights, query)[: query.limit]
+    if not shown:
+        return _bare_hits(conn, ranked)
     return _hits(conn, ranked, weights, query, _Shown(scoring.documents, cache))
 
 
@@ -332,6 +335,22 @@ def _hits(
                 wings=wings,
             )
         )
+    return hits
+
+
+def _bare_hits(conn: sqlite3.Connection, ranked: list[_Ranked]) -> list[RecallHit]:
+    """5, without what is shown: each source's hit with its wings."""
+    ids = sorted({r.group.rowid >> DOC_BITS for r in ranked if not is_entry(r.group.kind)})
+    marks = ",".join("?" * len(ids))
+    file_wings = dict(conn.execute(f"SELECT id, wings FROM file WHERE id IN ({marks})", ids)) if ids else {}
+    hits: list[RecallHit] = []
+    for value, _ordinal, group in ranked:
+        wing = entry_wing(group.kind)
+        if is_entry(group.kind):
+            wings: tuple[str, ...] = (wing,) if wing else ()
+        else:
+            wings = tuple(str(file_wings.get(group.rowid >> DOC_BITS, "")).split())
+        hits.append(RecallHit(group.source, group.date, "", round(value, 4), where(group.kind), wings=wings))
     return hits
 
 

@@ -82,7 +82,9 @@ def _elsewhere(app: App, query: str, args: argparse.Namespace, wings: list[str])
     from palace.recall.scope import Scope, left_out, left_out_note
 
     try:
-        hits = app.recall.search(query, limit=MAX_LIMIT, since=args.since, until=args.until, wings=None)
+        hits = app.recall.search(
+            query, limit=MAX_LIMIT, since=args.since, until=args.until, wings=None, shown=False, catch_up=False
+        )
     except RecallError:
         return ""  # the search itself said what was wrong
     scope = Scope.of(wings)
