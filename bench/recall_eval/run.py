@@ -25,13 +25,14 @@ conversations, names of its own), the fifth (chatty_held5.py; 9 conversations, w
 the seventh round) and the sixth (chatty_held6.py; 9 conversations, 370 questions, written blind after the
 seventh round's changes, run once then, tuned on in the eighth round), and the seventh (chatty_held7.py; 9
 conversations, 376 questions, written blind in the eighth round, run once then, tuned on in the ninth round),
-and the eighth (chatty_held8.py; 9 conversations, 479 questions, written blind in the ninth round, never tuned
-on); --tune-only skips the second, third and eighth sets (held out) and keeps the fourth to seventh (tuned on).
+and the eighth (chatty_held8.py; 9 conversations, 479 questions, written blind in the ninth round, run once
+then, tuned on in the tenth round); --tune-only skips the second and third sets (held out) and keeps the
+fourth to eighth (tuned on).
 
 --ablate also reruns 2 and 3 with parts switched off (a Tuning passed in: RecallIndex(home, tuning=...)).
 --misses N shows N questions of the tuning parts whose answer the text does not bear (the conversations' and
-the chatty tuning parts, then the fourth to seventh sets: the held-out parts, the chatty held-out part
-and the second, third and eighth sets, are measured, never looked into); --tune-only reports the tuning parts alone.
+the chatty tuning parts, then the fourth to eighth sets: the held-out parts, the chatty held-out part
+and the second and third sets, are measured, never looked into); --tune-only reports the tuning parts alone.
 tests/test_recall_eval.py and tests/test_recall_chatty.py guard the figures.
 """
 
@@ -122,7 +123,14 @@ def convo_ablate(
 
 CONVO_KINDS = ("single", "temporal", "multi", "typo")
 # The parts whose misses may be read (--misses): the others are held out, measured only.
-TUNING_PARTS = ("tune", chatty_held4.PART, chatty_held5.PART, chatty_held6.PART, chatty_held7.PART)
+TUNING_PARTS = (
+    "tune",
+    chatty_held4.PART,
+    chatty_held5.PART,
+    chatty_held6.PART,
+    chatty_held7.PART,
+    chatty_held8.PART,
+)
 CHATTY_KINDS = ("single", "multi", "temporal", "inference", "paraphrase")
 
 
@@ -193,7 +201,7 @@ def main() -> int:
         held5 = convo_eval.run(home / "held5", chatty_held5.conversations())
         held6 = convo_eval.run(home / "held6", chatty_held6.conversations())
         held7 = convo_eval.run(home / "held7", chatty_held7.conversations())
-        held8 = [] if args.tune_only else convo_eval.run(home / "held8", chatty_held8.conversations())
+        held8 = convo_eval.run(home / "held8", chatty_held8.conversations())
         talk_ablations = convo_ablate(home / "ablations") if args.ablate else []
         chat_ablations = convo_ablate(home / "chatty-ablations", chatty.conversations) if args.ablate else []
     zh = sum(1 for q, _k in QUESTIONS if ZH.search(q))
@@ -232,9 +240,11 @@ def main() -> int:
             held7, [], "chatty eval, seventh set (tuned on in the ninth round)", CHATTY_KINDS, (chatty_held7.PART,)
         )
     if held8:
-        print_convo(held8, [], "chatty eval, eighth held-out set (written blind)", CHATTY_KINDS, (chatty_held8.PART,))
+        print_convo(
+            held8, [], "chatty eval, eighth set (tuned on in the tenth round)", CHATTY_KINDS, (chatty_held8.PART,)
+        )
     # Misses of the tuning parts only: the held-out parts are measured, never looked into.
-    tuned = [*talks, *chats, *held4, *held5, *held6, *held7]
+    tuned = [*talks, *chats, *held4, *held5, *held6, *held7, *held8]
     for outcome in [o for o in tuned if o.convo.part in TUNING_PARTS and not o.bearing][: args.misses]:
         print(convo_eval.miss_report(outcome))
     return 0

@@ -20,6 +20,7 @@ from palace.recall.text import QueryTerm, stem
 _CONCEPTS = """
 pet animal: dog puppy cat kitten rabbit bunny hamster parrot budgie ferret tortoise turtle goldfish guinea horse
     pony lizard snake greyhound terrier spaniel labrador
+animal animals livestock farm: goat sheep lamb pig cow cattle donkey alpaca llama chicken hen horse
 insect bug: bee wasp ant moth butterfly beetle spider mosquito fly ladybird
 bird: pigeon robin owl seagull gull parrot crow duck swan hen chicken
 wildlife nature outdoors outdoor: hike hiking trail camping tent mountain forest woods lake river beach bird fox
@@ -27,7 +28,7 @@ wildlife nature outdoors outdoor: hike hiking trail camping tent mountain forest
 family relative relatives: mum mom dad mother father sister brother aunt uncle cousin grandma grandpa grandmother
     grandfather niece nephew son daughter husband wife parents twins baby
 spouse married: husband wife partner wedding
-child children kid kids: son daughter baby toddler twins school
+child children kid kids: son daughter baby toddler twins school boy girl
 parent parents: mum mom dad mother father
 sibling: sister brother twin
 instrument musical music: piano guitar bass violin cello drum drums ukulele flute saxophone trumpet clarinet harp
@@ -46,8 +47,8 @@ film films movie movies show shows tv: series episode documentary cinema netflix
 job work career workplace position role: boss manager colleague promoted promotion hired fired salary interview
     offer resign lead team
 promotion promoted: head manager lead director senior
-money cost price spend spent expensive cheap save saved afford: dollar dollars pound pounds euro euros quid bucks
-    cost paid price budget
+money cost price spend spent expensive cheap save saved afford pay paid: dollar dollars pound pounds euro euros quid
+    bucks cost paid price budget
 far distance: kilometre kilometres km mile miles metre metres
 food eat eating meal cook cooking: dinner lunch breakfast recipe bake baking pie cake bread pasta soup curry salad
     cheese meat fish vegetarian vegan pescatarian
@@ -78,7 +79,7 @@ holiday vacation trip travel abroad: flight flew hotel beach island train visit 
 car vehicle drive driving: van clutch engine tyre garage mechanic petrol diesel electric toyota honda ford nissan
     volkswagen bmw audi tesla fiat vauxhall renault peugeot kia hyundai volvo skoda
 shelter rescue: adopt adopted rescue shelter
-volunteer volunteering charity community: volunteer charity donate fundraiser mentor mentoring food bank
+volunteer volunteering charity community: volunteer charity donate fundraiser mentor mentoring food_bank
 young teenager teenagers youth: teen teenagers students school
 steal stole stolen theft robbed: burglar burglary broke thief police stolen
 school education: teacher class lesson course exam homework university college
@@ -90,7 +91,25 @@ vegetable vegetables veg: carrot potato tomato onion broccoli pepper cabbage spi
 celebration celebrate party: birthday anniversary wedding christmas
 game games: chess cards poker puzzle crossword
 illness: cold flu cough fever virus migraine
-injury injured hurt: sprain sprained twisted bruise bruised stitches fracture fractured dislocated dislocate
+injury injured injure hurt: sprain sprained twisted bruise bruised stitches fracture fractured dislocated dislocate
+    tore torn ligament tendon
+vehicle: motorbike motorcycle scooter moped van lorry truck tractor
+bike: motorbike motorcycle
+hire hiring recruit recruiting recruitment: hired interview interviews candidate applicant
+ensemble orchestra: orchestra band choir quartet
+election elected vote voting: council councillor ward candidate ballot poll mayor parliament
+hear hearing ear ears deaf: audiologist hearing_aid hearing_aids
+tree trees: oak maple pine birch willow ash bonsai juniper
+caffeine: coffee espresso latte cappuccino tea cola
+alcohol alcoholic booze: wine beer cider gin vodka whisky whiskey rum prosecco champagne pub
+genetic gene genes ancestry: dna
+theatre theater drama acting: play rehearsal rehearsals audition stage panto musical cast
+comedy comedian funny: stand_up comic joke jokes gig
+aquarium: fish tank goldfish
+cruise: ship liner
+planet planets stargazing: mars jupiter saturn venus mercury neptune uranus telescope
+skin: tattoo tattoos scar scars rash freckles sunburn
+trial court: jury juror verdict judge
 transport commute: bus train tram metro tube bike car drive cycle
 shopping: supermarket market mall shop
 language languages: french spanish german italian japanese korean mandarin chinese portuguese
@@ -108,12 +127,14 @@ language languages: french spanish german italian japanese korean mandarin chine
 吃 饭 菜 做饭: 早饭 午饭 晚饭 菜谱 做菜 蛋糕 面包 饺子 面条
 肉: 猪肉 牛肉 鸡肉 培根 牛排 羊肉
 吃素 素食: 肉 蔬菜 豆腐
-病 生病 医院 健康 受伤 急诊: 医生 大夫 手术 住院 诊断 疼 骨折 结石 检查 护士
+病 生病 毛病 疾病 医院 健康 受伤 急诊: 医生 大夫 手术 住院 诊断 疼 骨折 结石 检查 护士 中风 胃病 溃疡 癌症 肿瘤 高血压
+    糖尿病 感冒 发烧
 睡眠 睡觉 失眠 晚上: 醒 睡 熬夜 凌晨 床
 早上 早起: 早上 凌晨 早饭 闹钟 上班前
 天气: 下雨 台风 下雪 刮风 暴雨 冰雹 雾
 家 房子: 公寓 房子 小区
 衣服 穿: 裙子 衬衫 外套 夹克 牛仔裤 鞋 靴子 围巾 帽子 毛衣
+家具: 桌子 餐桌 椅子 柜子 沙发 书架 衣柜 书桌
 水果: 苹果 香蕉 橙子 草莓 葡萄 芒果 梨 樱桃 桃
 蔬菜: 胡萝卜 土豆 西红柿 洋葱 白菜 菠菜
 对象 男朋友 女朋友: 男友 女友 老公 老婆 未婚夫 未婚妻
@@ -159,7 +180,8 @@ def _build() -> dict[tuple[str, bool], tuple[Alternative, ...]]:
         specific = list(dict.fromkeys(_terms(word) for word in members.split()))
         for head in heads.split():
             key_terms = _terms(head)
-            key = (key_terms[0].text, key_terms[0].prefix)
+            # A lone Chinese character in a query is a prefix term ("病" in "生了什么病"): keyed as the query has it.
+            key = (key_terms[0].text, key_terms[0].prefix or (len(head) == 1 and not head.isascii()))
             mine = tuple(s for s in specific if s != key_terms)
             table[key] = tuple(dict.fromkeys((*table.get(key, ()), *mine)))
     return table

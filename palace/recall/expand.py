@@ -112,6 +112,7 @@ truck lorry
 petrol gasoline
 flat apartment
 sofa couch settee
+attic loft
 fridge refrigerator
 phone mobile cellphone smartphone
 tv television telly

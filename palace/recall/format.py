@@ -27,7 +27,9 @@ from palace.recall.schema import DOC_BITS
 from palace.recall.scope import Scope, wing_label
 from palace.record import record
 
-SOURCE_POWER = 1.0
+# Below 1, a lower-ranked session's best passage is worth a little more against the top one's fourth: the
+# second to fifth sessions often hold the answer when the first one only shares the question's words.
+SOURCE_POWER = 0.9
 MIN_CUT = 100  # an excerpt is shortened to fit only if at least this many bytes are left for it
 _PASSAGE = "  - "
 _CONTINUED = "    "

@@ -300,7 +300,7 @@ _EN_STOP = frozenset(
         happen happened happens his how i if in into is it its itself just kind know let lets like likes ll m many me
         mention mentioned more most much
         my myself need no nor not now of off on once one only or other our ours out over own please re
-        recall remember s said same say says she should so some something still such t talk talked tell
+        recall remember s said same say says she should so some something sort still such t talk talked tell
         than thanks that the their them then there these they thing things think this those through to
         told too under until up us use used using ve very want was way we were what whats when where which
         while who whom why will with would yes yet you your yours earlier previously discussed discuss last
