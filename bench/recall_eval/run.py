@@ -26,13 +26,14 @@ the seventh round) and the sixth (chatty_held6.py; 9 conversations, 370 question
 seventh round's changes, run once then, tuned on in the eighth round), and the seventh (chatty_held7.py; 9
 conversations, 376 questions, written blind in the eighth round, run once then, tuned on in the ninth round),
 and the eighth (chatty_held8.py; 9 conversations, 479 questions, written blind in the ninth round, run once
-then, tuned on in the tenth round); --tune-only skips the second and third sets (held out) and keeps the
-fourth to eighth (tuned on).
+then, tuned on in the tenth round), and the ninth (chatty_held9.py; 10 conversations, 554 questions, written
+blind in the tenth round, held out); --tune-only skips the second, third and ninth sets (held out) and keeps
+the fourth to eighth (tuned on).
 
 --ablate also reruns 2 and 3 with parts switched off (a Tuning passed in: RecallIndex(home, tuning=...)).
 --misses N shows N questions of the tuning parts whose answer the text does not bear (the conversations' and
 the chatty tuning parts, then the fourth to eighth sets: the held-out parts, the chatty held-out part
-and the second and third sets, are measured, never looked into); --tune-only reports the tuning parts alone.
+and the second, third and ninth sets, are measured, never looked into); --tune-only reports the tuning parts alone.
 tests/test_recall_eval.py and tests/test_recall_chatty.py guard the figures.
 """
 
@@ -61,6 +62,7 @@ from recall_eval import (  # noqa: E402
     chatty_held6,
     chatty_held7,
     chatty_held8,
+    chatty_held9,
     convo_eval,
 )
 from recall_eval.convo import Conversation  # noqa: E402
@@ -202,6 +204,7 @@ def main() -> int:
         held6 = convo_eval.run(home / "held6", chatty_held6.conversations())
         held7 = convo_eval.run(home / "held7", chatty_held7.conversations())
         held8 = convo_eval.run(home / "held8", chatty_held8.conversations())
+        held9 = [] if args.tune_only else convo_eval.run(home / "held9", chatty_held9.conversations())
         talk_ablations = convo_ablate(home / "ablations") if args.ablate else []
         chat_ablations = convo_ablate(home / "chatty-ablations", chatty.conversations) if args.ablate else []
     zh = sum(1 for q, _k in QUESTIONS if ZH.search(q))
@@ -243,6 +246,8 @@ def main() -> int:
         print_convo(
             held8, [], "chatty eval, eighth set (tuned on in the tenth round)", CHATTY_KINDS, (chatty_held8.PART,)
         )
+    if held9:
+        print_convo(held9, [], "chatty eval, ninth held-out set (written blind)", CHATTY_KINDS, (chatty_held9.PART,))
     # Misses of the tuning parts only: the held-out parts are measured, never looked into.
     tuned = [*talks, *chats, *held4, *held5, *held6, *held7, *held8]
     for outcome in [o for o in tuned if o.convo.part in TUNING_PARTS and not o.bearing][: args.misses]:
