@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from palace.recall import RecallIndex, Tuning, concepts, query_terms, stem
+from palace.recall import RecallIndex, Tuning, concepts, expand, query_terms, stem
 from palace.recall.format import SOURCE_POWER, _items
 from palace.recall.passages import Excerpt
 from palace.recall.rank import RecallHit
@@ -104,3 +104,59 @@ def test_a_second_session_s_best_passage_beats_the_first_one_s_weak_one() -> Non
     values = {(i.hit.source, i.excerpt.rowid): i.value for i in _items([first, second])}
     assert SOURCE_POWER < 1.0
     assert values[("2023-05-09-b", 1)] > values[("2023-05-08-a", 2)]
+
+
+# -- the word tables are built a first character at a time (issue 25: ~19 ms of every search process) -----
+
+
+def _eager_concepts() -> dict[tuple[str, bool], tuple[tuple[QueryTerm, ...], ...]]:
+    """The concept table as the ninth round built it, whole: the reference the lazy table must equal."""
+    table: dict[tuple[str, bool], tuple[tuple[QueryTerm, ...], ...]] = {}
+    for heads, members in concepts._read():
+        specific = list(dict.fromkeys(concepts._terms(word) for word in members.split()))
+        for head in heads:
+            key_terms = concepts._terms(head)
+            key = (key_terms[0].text, key_terms[0].prefix or (len(head) == 1 and not head.isascii()))
+            mine = tuple(s for s in specific if s != key_terms)
+            table[key] = tuple(dict.fromkeys((*table.get(key, ()), *mine)))
+    return table
+
+
+def _eager_related() -> dict[tuple[str, bool], tuple[tuple[QueryTerm, ...], ...]]:
+    table: dict[tuple[str, bool], tuple[tuple[QueryTerm, ...], ...]] = {}
+    for line in expand._GROUPS:
+        words = [w for w in dict.fromkeys(expand._terms(word) for word in line.split()) if w]
+        for word in words:
+            if len(word) > 1 and word[0].text.isascii():
+                continue
+            key = (word[0].text, word[0].prefix)
+            others = tuple(w for w in words if w != word and w[0] != word[0])
+            table[key] = tuple(dict.fromkeys((*table.get(key, ()), *others)))
+    return table
+
+
+def test_a_lookup_builds_only_its_first_characters_part_of_the_word_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(concepts, "_buckets", {})
+    monkeypatch.setattr(expand, "_buckets", {})
+    assert concepts.concept_words(QueryTerm(stem("pets"), False, 0))
+    assert expand.related(QueryTerm(stem("colleague"), False, 0))
+    assert set(concepts._buckets) == {"p"} and set(expand._buckets) == {"c"}
+
+
+def test_the_word_tables_built_in_parts_equal_the_tables_built_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(concepts, "_buckets", {})
+    monkeypatch.setattr(expand, "_buckets", {})
+    whole = _eager_concepts()
+    assert len(whole) > 250
+    for (text, prefix), words in whole.items():
+        assert concepts.concept_words(QueryTerm(text, prefix, 0)) == words, text
+    related = _eager_related()
+    assert len(related) > 250
+    for (text, prefix), words in related.items():
+        assert expand.related(QueryTerm(text, prefix, 0)) == words, text
+    # every part was built, and none holds a key the whole tables lack
+    assert {k for part in concepts._buckets.values() for k in part} == set(whole)
+    assert {k for part in expand._buckets.values() for k in part} == set(related)
+    typo = stem("veehicle")  # a typo's edits are looked up in their own parts
+    assert expand.correct_related(typo) == stem("vehicle")
+    assert expand.correct_related(typo) == next(e for e in sorted(expand._edits(typo)) if (e, False) in related)

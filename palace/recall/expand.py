@@ -16,7 +16,7 @@ import sqlite3
 import string
 
 from palace.recall.schema import chunks
-from palace.recall.text import QueryTerm, may_stem, stem
+from palace.recall.text import QueryTerm, may_stem, stem, stem_initial
 
 TYPO_WEIGHT = 0.8  # of the weight the corrected term has itself
 _LETTERS = string.ascii_lowercase
@@ -232,36 +232,50 @@ def _terms(word: str) -> Alternative:
     return tuple(QueryTerm(word[i : i + 2], False, 0) for i in range(len(word) - 1))
 
 
-def _related_table() -> dict[tuple[str, bool], tuple[Alternative, ...]]:
-    """(term, prefix) -> the other words of its group, each as the query terms it makes."""
-    table: dict[tuple[str, bool], tuple[Alternative, ...]] = {}
-    for line in _GROUPS:
-        words = [w for w in dict.fromkeys(_terms(word) for word in line.split()) if w]
+Key = tuple[str, bool]  # a word's first term and whether it is a prefix
+_words: dict[int, list[Alternative]] = {}  # a group's words as query terms, once worked out
+_buckets: dict[str, dict[Key, tuple[Alternative, ...]]] = {}  # by the first character of the key
+
+
+def _group(index: int) -> list[Alternative]:
+    found = _words.get(index)
+    if found is None:
+        found = _words[index] = [w for w in dict.fromkeys(_terms(word) for word in _GROUPS[index].split()) if w]
+    return found
+
+
+def _bucket(initial: str) -> dict[Key, tuple[Alternative, ...]]:
+    """(term, prefix) -> the other words of its group, each as the query terms it makes, for the terms that
+    start with initial (built a first character at a time, as concepts.py's table: see there why)."""
+    table: dict[Key, tuple[Alternative, ...]] = {}
+    for index, line in enumerate(_GROUPS):
+        if all(stem_initial(word) != initial for word in line.split()):
+            continue
+        words = _group(index)
         for word in words:
             if len(word) > 1 and word[0].text.isascii():
                 continue  # "next_door" is found for "neighbour"; "next" finds nothing
             key = (word[0].text, word[0].prefix)
+            if not key[0].startswith(initial):
+                continue
             others = tuple(w for w in words if w != word and w[0] != word[0])
             table[key] = tuple(dict.fromkeys((*table.get(key, ()), *others)))
     return table
 
 
-_TABLE: list[dict[tuple[str, bool], tuple[Alternative, ...]]] = []
-
-
-def _table() -> dict[tuple[str, bool], tuple[Alternative, ...]]:
-    if not _TABLE:
-        _TABLE.append(_related_table())
-    return _TABLE[0]
+def _table(initial: str) -> dict[Key, tuple[Alternative, ...]]:
+    bucket = _buckets.get(initial)
+    if bucket is None:
+        bucket = _buckets[initial] = _bucket(initial)
+    return bucket
 
 
 def related(term: QueryTerm) -> tuple[Alternative, ...]:
     """The synonyms of a query term (its group's other words), each as the terms it is searched as."""
-    return _table().get((term.text, term.prefix), ())
+    return _table(term.text[:1]).get((term.text, term.prefix), ())
 
 
 def correct_related(word: str) -> str | None:
     """The word of the related-words table one edit from word (a misspelt "veehicle" that no document holds
     still finds "car"), or None; the first in order among several."""
-    table = _table()
-    return next((edit for edit in sorted(_edits(word)) if (edit, False) in table), None)
+    return next((edit for edit in sorted(_edits(word)) if (edit, False) in _table(edit[:1])), None)

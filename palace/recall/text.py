@@ -51,6 +51,16 @@ def stem(word: str) -> str:
     return _STEMS[word]
 
 
+def stem_initial(word: str) -> str:
+    """The first character of the first term a word of a table is searched as (stemmed, a Chinese word as
+    its bigrams), without stemming it: the stemmer changes only a word's end, but for an irregular form
+    (went -> go). Tables of words are built a first character at a time (concepts.py, expand.py)."""
+    if not word.isascii():
+        return word[:1]
+    first = word.casefold().split("_")[0]
+    return _IRREGULAR.get(first, first)[:1]
+
+
 # Irregular past forms (and a few plurals) -> the word they come from, so that "what did she buy" finds
 # "I bought". Forms whose base is a common word in technical talk (built, broke, kept, spent, sent, found,
 # left) are not on the list: they made developer sessions match too widely.
