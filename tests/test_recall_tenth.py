@@ -5,12 +5,13 @@ caffeine, ...), a lone Chinese character as a general word, and the source weigh
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 import pytest
 
-from palace.recall import RecallIndex, Tuning, concepts, expand, query_terms, stem
+from palace.recall import RecallIndex, Tuning, concepts, expand, idioms, query_terms, stem
 from palace.recall.format import SOURCE_POWER, _items
 from palace.recall.passages import Excerpt
 from palace.recall.rank import RecallHit
@@ -160,3 +161,26 @@ def test_the_word_tables_built_in_parts_equal_the_tables_built_whole(monkeypatch
     typo = stem("veehicle")  # a typo's edits are looked up in their own parts
     assert expand.correct_related(typo) == stem("vehicle")
     assert expand.correct_related(typo) == next(e for e in sorted(expand._edits(typo)) if (e, False) in related)
+
+
+def _eager_plain(query: str) -> str:
+    """idioms.plain as the ninth round had it: every idiom's pattern compiled and run, longest first."""
+    rows = []
+    for line in idioms._IDIOMS.strip().splitlines():
+        idiom, words = (part.strip() for part in line.split("=", 1))
+        body = r"\s+".join(re.escape(w) for w in idiom.split())
+        rows.append((len(idiom), re.compile(rf"\b{body}\b" if idiom.isascii() else body, re.IGNORECASE), words))
+    for _n, pattern, words in sorted(rows, key=lambda row: -row[0]):
+        query = pattern.sub(f" {words} ", query)
+    return query
+
+
+def test_idioms_compiled_on_demand_say_every_idiom_as_before() -> None:
+    lines = [line.split("=", 1)[0].strip() for line in idioms._IDIOMS.strip().splitlines()]
+    assert len(lines) > 50
+    queries = [
+        f"So did {idiom.upper() if n % 3 == 0 else idiom} happen, the other day?" for n, idiom in enumerate(lines)
+    ]
+    queries += ["  ".join(lines[:12]), "她说" + "，".join(lines[-10:]), "nothing idiomatic here", ""]
+    for query in queries:
+        assert idioms.plain(query) == _eager_plain(query), query

@@ -86,21 +86,30 @@ getting around = transport travel
 
 
 @functools.cache
-def _table() -> tuple[tuple[re.Pattern[str], str], ...]:
-    """(the idiom as a pattern, its plain words), longest idiom first."""
-    pairs = []
+def _table() -> tuple[tuple[str, str, str], ...]:
+    """(the idiom's first word, case-folded; its pattern's source; its plain words), longest idiom first."""
+    rows = []
     for line in _IDIOMS.strip().splitlines():
         idiom, plain = (part.strip() for part in line.split("=", 1))
         body = r"\s+".join(re.escape(w) for w in idiom.split())
-        ascii_word = idiom.isascii()
-        pattern = re.compile(rf"\b{body}\b" if ascii_word else body, re.IGNORECASE)
-        pairs.append((len(idiom), pattern, plain))
-    pairs.sort(key=lambda p: -p[0])
-    return tuple((pattern, plain) for _n, pattern, plain in pairs)
+        source = rf"\b{body}\b" if idiom.isascii() else body
+        rows.append((len(idiom), idiom.split()[0].casefold(), source, plain))
+    rows.sort(key=lambda row: -row[0])
+    return tuple((first, source, plain) for _n, first, source, plain in rows)
+
+
+@functools.cache
+def _pattern(source: str) -> re.Pattern[str]:
+    return re.compile(source, re.IGNORECASE)
 
 
 def plain(query: str) -> str:
-    """The query with each idiom of the table replaced by its plain words."""
-    for pattern, words in _table():
-        query = pattern.sub(f" {words} ", query)
+    """The query with each idiom of the table replaced by its plain words (an idiom's pattern is compiled
+    only for a query that holds its first word: compiling all 68 cost ~2 ms of every search process)."""
+    folded = query.casefold()
+    for first, source, words in _table():
+        if first in folded:
+            changed = _pattern(source).sub(f" {words} ", query)
+            if changed != query:
+                query, folded = changed, changed.casefold()
     return query
