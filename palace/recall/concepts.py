@@ -15,7 +15,8 @@ indexed as "10" and "天") as that character.
 
 from __future__ import annotations
 
-from palace.recall.text import QueryTerm, stem, stem_initial
+from palace.recall.expand import stem_initial
+from palace.recall.text import QueryTerm, stem
 
 _CONCEPTS = """
 pet animal: dog puppy cat kitten rabbit bunny hamster parrot budgie ferret tortoise turtle goldfish guinea horse

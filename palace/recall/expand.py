@@ -16,7 +16,7 @@ import sqlite3
 import string
 
 from palace.recall.schema import chunks
-from palace.recall.text import QueryTerm, may_stem, stem, stem_initial
+from palace.recall.text import IRREGULAR, QueryTerm, may_stem, stem
 
 TYPO_WEIGHT = 0.8  # of the weight the corrected term has itself
 _LETTERS = string.ascii_lowercase
@@ -230,6 +230,15 @@ def _terms(word: str) -> Alternative:
     if len(word) == 1:
         return (QueryTerm(word, True, 0),)  # a lone character: a prefix, as query_terms makes it
     return tuple(QueryTerm(word[i : i + 2], False, 0) for i in range(len(word) - 1))
+
+
+def stem_initial(word: str) -> str:
+    """The first character of the first term a table word is searched as, without stemming it."""
+    # The stemmer changes only a word's end, but for an irregular form (went -> go).
+    if not word.isascii():
+        return word[:1]
+    first = word.casefold().split("_")[0]
+    return IRREGULAR.get(first, first)[:1]
 
 
 Key = tuple[str, bool]  # a word's first term and whether it is a prefix

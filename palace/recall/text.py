@@ -31,7 +31,7 @@ class _Stems(dict[str, str]):
     """word -> its stem, worked out on its first lookup: a lookup of a known word costs no Python call."""
 
     def __missing__(self, word: str) -> str:
-        w = _IRREGULAR.get(word, word)
+        w = IRREGULAR.get(word, word)
         if len(w) > 3 and w.isascii() and w.isalpha() and w not in _UNSTEMMED:
             w = _final_e(_derivational(_verb_ending(_plural(w))))
         if len(self) < _STEMS_KEPT:
@@ -51,20 +51,10 @@ def stem(word: str) -> str:
     return _STEMS[word]
 
 
-def stem_initial(word: str) -> str:
-    """The first character of the first term a word of a table is searched as (stemmed, a Chinese word as
-    its bigrams), without stemming it: the stemmer changes only a word's end, but for an irregular form
-    (went -> go). Tables of words are built a first character at a time (concepts.py, expand.py)."""
-    if not word.isascii():
-        return word[:1]
-    first = word.casefold().split("_")[0]
-    return _IRREGULAR.get(first, first)[:1]
-
-
 # Irregular past forms (and a few plurals) -> the word they come from, so that "what did she buy" finds
 # "I bought". Forms whose base is a common word in technical talk (built, broke, kept, spent, sent, found,
 # left) are not on the list: they made developer sessions match too widely.
-_IRREGULAR = {
+IRREGULAR = {
     past: base
     for base, forms in (
         ("buy", "bought"), ("go", "went gone"), ("run", "ran"), ("see", "seen"), ("make", "made"),
@@ -92,7 +82,7 @@ _STEMMED_ENDINGS = ("s", "ed", "ing", "ment", "ion", "ly", "e")  # what the rule
 def may_stem(word: str) -> bool:
     """Whether stem() can make something else of a word: it has an ending the stemmer takes off, or is an
     irregular form (any other word is its own stem)."""
-    return word.endswith(_STEMMED_ENDINGS) or word in _IRREGULAR
+    return word.endswith(_STEMMED_ENDINGS) or word in IRREGULAR
 
 
 _UNSTEMMED = frozenset({"news"})  # a word that is not the plural of another one it would meet ("new")
