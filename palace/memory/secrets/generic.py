@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from palace.memory.secrets import blocks, loose, named, piped, shape, stems, typed, urls, vouched, words
+from palace.memory.secrets import blocks, loose, named, piped, printed, shape, stems, typed, urls, vouched, words
 from palace.memory.secrets.scan import (
     API_TOKEN,
     BASIC,
@@ -61,7 +61,7 @@ _PLAIN_WORDS = 0.75
 
 def _value_of(token: str) -> int:
     """Where the value starts in a `name=value` token (0 if it is not one)."""
-    match = _re(r"[A-Za-z_][A-Za-z0-9_.\-]{0,60}=+(?=[^=])").match(token)
+    match = _re(r"-{0,2}[A-Za-z_][A-Za-z0-9_.\-]{0,60}=+(?=[^=])").match(token)  # (an option: `-key=`)
     return match.end() if match else 0
 
 
@@ -100,18 +100,44 @@ def _judge_token(scan: _Text, start: int, end: int) -> Hit | None:
     strength = named.keyword_before(scan, named_at)
     if strength is None and (named.keyword_after(text, end) or named.header_named(scan, named_at, value)):
         strength = SECRET
-    if strength is None or (strength == "" and _re(_NAMED_DIGEST).fullmatch(value)):
+    if strength is None or (strength == "" and (_re(_NAMED_DIGEST).fullmatch(value) or _encoded_prose(value))):
         return None
     # (a weak keyword names hex after `:`/`=`, as a call's argument: `Account.from_key("0x...")`, or decoded from
     # hex into the key's bytes: `KEY = bytes.fromhex("...")`, `hex.DecodeString("...")`)
     hex_ok = (
         strength != ""
-        or _re(r"[:=：][\"' \t]*$").search(text, max(0, named_at - 3), named_at) is not None
+        or _assigned(text, named_at)
         or _re(_HEX_CALL).search(text, max(0, named_at - 14), named_at) is not None
     )
     if shape.looks_random(value, hex_ok) or (strength == PASSWORD and named.password_like(value)):
         return Hit(start, end, strength or SECRET)
+    if strength == SECRET and shape.looks_random(value, hex_ok, words=_NAMED_WORDS):
+        return Hit(start, end, SECRET)
     return None
+
+
+# A short random key splits into runs that read like syllables (`hHAseVeELxuge...`): named by a strong keyword,
+# a token may be more of such runs than an unnamed one.
+_NAMED_WORDS = 0.7
+
+
+def _encoded_prose(value: str) -> bool:
+    """Base64 of ordinary text (`QWxhZGRpbjpvcGVuIHNlc2FtZQ==`, a JWT's header alone): words with spaces, or JSON."""
+    if len(value) < 16 or shape.is_hex(value):
+        return False
+    data = shape.b64decode(value)
+    text = shape.printable(data) if data is not None else None
+    if text is None or not (" " in text or text.startswith("{")):
+        return False
+    return len(_re(r"[A-Za-z]{3,}").findall(text)) >= 2  # (words: not bytes that happen to print, from digits)
+
+
+def _assigned(text: str, at: int) -> bool:
+    """The value at `at` follows `:`, `=`, `=>` or a quoted name and `,` (quotes, spaces or a line break between)."""
+    before = text[max(0, at - 5) : at].rstrip("\"' \t\r\n")  # (or on the line after)
+    if before.endswith((":", "=", "：", "=>")):
+        return True
+    return before.endswith(",") and before[:-1].rstrip(" \t").endswith(("'", '"'))
 
 
 # An Ethereum private key (0x and 64 hex digits) handed to what makes a wallet or an account of it:
@@ -226,6 +252,7 @@ def screen(text: str) -> Iterator[tuple[int, int]]:
     yield from ((hit.start, hit.end) for hit in stems.hits(scan))
     yield from ((hit.start, hit.end) for hit in piped.hits(text))
     yield from ((hit.start, hit.end) for hit in typed.hits(text))
+    yield from ((hit.start, hit.end) for hit in printed.hits(scan))
     yield from loose.spans(text)
     yield from words.candidate_runs(scan.lower())
 
@@ -243,7 +270,7 @@ def _screened_tokens(scan: _Text) -> Iterator[tuple[int, int]]:
             is_named
             or blocks.base64_line(scan, start, end)
             or _encoded_text(token) is not None
-            or (_id_like(token) and _pair_follows(scan, start, end, token))
+            or (_pair_anchor(text, start, end, token) and _pair_follows(scan, start, end, token))
         ):
             yield start, end
 
@@ -273,6 +300,22 @@ def _encoded_secret(token: str, start: int, end: int, detect: Detector) -> Hit |
     return Hit(start, start + len(token), SECRET) if text is not None and detect(text) else None
 
 
+def _pair_anchor(text: str, start: int, end: int, token: str) -> bool:
+    """A key id, or a random first argument of a call with another after it: what a pair's secret may follow."""
+    return _id_like(token) or _first_argument(text, start, end, token)
+
+
+def _first_argument(text: str, start: int, end: int, token: str) -> bool:
+    """A random literal as a call's first argument with another literal after it (`NewMac("<id>", "<secret>")`,
+    `Initialize("<key>", "<secret>")`): the id of a pair whose secret follows (a non-hex one: two digests are
+    compared so)."""
+    if start < 2 or text[start - 1] not in "\"'" or end >= len(text) or text[end] != text[start - 1]:
+        return False
+    if _re(r"\([ \t]*$").search(text, max(0, start - 4), start - 1) is None:
+        return False
+    return _re(r"[\"'][ \t]*,[ \t]*[\"']").match(text, end) is not None and shape.looks_random(token, hex_ok=True)
+
+
 def _pair_follows(scan: _Text, start: int, end: int, token: str) -> bool:
     """Whether a pair's secret follows a key id."""
     return bool(_pairs(scan, [(start, end, not shape.is_hex(token))], lambda a, b: False))
@@ -280,10 +323,13 @@ def _pair_follows(scan: _Text, start: int, end: int, token: str) -> bool:
 
 def _joinable(match: re.Match[str]) -> bool:
     """Two halves worth joining: each has a digit, a `+` or `/`, or a capital after its first character (prose
-    wrapped at a long word has none of these, nor a line of code ending in a hash before a command)."""
+    wrapped at a long word has none of these, nor a line of code ending in a hash before a command); not a file's
+    name and the digest a hashing command prints for it."""
     halves = (match.group(1), match.group(3))
     mixed = _re(r"[0-9+/]|.[A-Z]")
     if _value_of(halves[1]) or any("---" in half for half in halves):  # the next line assigns something else
+        return False
+    if _re(r"\.[a-z][a-z0-9]{1,3}").search(halves[0][-5:]) and shape.is_hex(halves[1]):  # a file, then its digest
         return False
     return all(mixed.search(half) for half in halves)
 
@@ -312,6 +358,8 @@ def find(
             lines.append((start, end))
         if _id_like(token):
             ids.append((start, end, not shape.is_hex(token)))
+        elif _first_argument(text, start, end, token):
+            ids.append((start, end, False))
         if token.startswith("//"):
             continue
         hit = _judge_token(scan, start, end)
@@ -328,6 +376,7 @@ def find(
     hits += stems.hits(scan)
     hits += piped.hits(text)
     hits += typed.hits(text)
+    hits += printed.hits(scan)
     hits += loose.hits(scan)
     if '"kty"' in text:
         hits += (Hit(*m.span(1), JWK) for m in _re(_JWK_MEMBER).finditer(text))

@@ -119,15 +119,17 @@ def at(prefix: str) -> str:
 
 
 # A value that is a placeholder, a reference or a path rather than a secret: `<your-key>`, `${VAR}`, `$VAR`,
-# `%VAR%`, `%(var)s`, a YAML tag (`!vault |`, `!Ref X`), `****`, `xxxx`, `sk-...`, `sk-proj-XXXX`,
-# `YOUR_TOKEN_HERE`, `changeme`, `os.environ[...]`, `ENV["X"]`,
-# `env('X')`, `secrets.X`, `/run/secrets/x`, a URL (`pass https://...` names a link), and the marker redact() writes (so
-# that redacting twice changes nothing).
+# `%VAR%`, `%(var)s`, `%env(NAME)%`, a YAML tag (`!vault |`, `!Ref X`), `****`, `xxxx`, `sk-...`, `sk-proj-XXXX`,
+# `YOUR_TOKEN_HERE`, `REPLACE_ME`, `INSERT_API_KEY`, `CHANGE_ME_...`, `@file.txt` (read from a file), a value masked
+# with bullets (`sk_live_••••4242`), `changeme`, `os.environ[...]`, `ENV["X"]`, `env('X')`, `secrets.X`,
+# `/run/secrets/x`, a URL (`pass https://...` names a link), and the marker redact() writes (so that redacting twice
+# changes nothing).
 PLACEHOLDER = (
-    r"(?![\"'`]?(?:[<$\[/(]|\{\{?|%[a-z_]+%|%\(|![a-z][a-z_]{2,}(?:[ \t]|\r?\n|$)"
+    r"(?![\"'`]?(?:[<$\[/(]|\{\{?|%[a-z_]+%|%\(|%[a-z_]+\(|![a-z][a-z_]{2,}(?:[ \t]|\r?\n|$)"
     r"|\*{3}|~/|\.?/|(?:[a-z0-9]{1,8}[_\-]){0,3}(?:\.\.|x{4,}(?![a-z0-9]))"
-    r"|(?:your|my)[_\- ]|[a-z][a-z0-9+.\-]{1,20}://"
-    r"|changeme(?![a-z0-9])|redacted(?![a-z0-9])|(?:os\.)?(?:environ|getenv)(?![a-z0-9])|process\.env"
+    r"|(?:your|my)[_\- ]|(?:replace|insert|enter|paste)(?:[_\- ]|me(?![a-z0-9]))|[a-z][a-z0-9+.\-]{1,20}://"
+    r"|[^\s\"'`]{0,24}[\u2022\u25cf]"
+    r"|change[_\-]?me(?![a-z0-9])|@(?=[a-z0-9_.\-/]{1,64}\.(?:txt|json|ya?ml|pem|key|env)(?![a-z0-9]))|redacted(?![a-z0-9])|(?:os\.)?(?:environ|getenv)(?![a-z0-9])|process\.env"
     r"|(?:env|secrets|vars?|config|settings|credentials|data|local|module)(?:\[|\.[a-z_]|\()|(?:env|file|fd):[a-z_]"
     r"|(?:none|null)(?![a-z0-9])))"
 )

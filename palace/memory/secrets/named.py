@@ -28,6 +28,9 @@ _SECRET_WORDS = (
     "identifiants", "clave", "credenciales", "llave", "chave", "credenciais", "chiave", "credenziali", "segreto",
     "ключ", "токен", "секрет", "密钥", "秘钥", "令牌", "凭证", "凭据", "私钥", "トークン", "秘密鍵", "認証情報",
     "キー", "鍵", "토큰", "키", "macaroon",
+    # a personal access token (`GANDI_PAT`), a keystore's bytes (`ANDROID_KEYSTORE_BASE64`), the secret of an
+    # `ak`/`sk` pair (`sk: ...` under `ak: ...`, as CTyun, Qiniu and Baidu name it)
+    "pat", "keystore", "sk",
     # "key" and "token" in more languages, with the inflected forms an ASCII word must spell out (it stands as a
     # whole word): Dutch, Polish, Turkish, Swedish, Norwegian, Danish, Finnish, Hungarian, Romanian, Greek,
     # Arabic, Persian, Hebrew, Hindi, Vietnamese, Indonesian, Catalan, Swahili, South Slavic, Czech, Slovak,
@@ -37,13 +40,16 @@ _SECRET_WORDS = (
     "कुंजी", "टोकन", "khóa", "khoá", "kunci", "clau", "ufunguo", "ključ", "kljuc", "klíč", "kľúč", "segredo",
     "secreto", "金鑰", "密鑰", "秘鑰", "คีย์", "โทเค็น", "api की", "mã api", "mã truy cập", "mã bí mật",
 )  # fmt: skip
-_WEAK_WORDS = ("key", "auth", "sig", "signature", "cle", "session", "community")  # (SNMP's community string)
+# (SNMP's community string; a salt kept in a config, `hash_salt`, `MERCHANT_SALT`, keys what it hashes)
+_WEAK_WORDS = ("key", "auth", "sig", "signature", "cle", "session", "community", "salt")
 # Words around a keyword that make it name something else: `public key`, `key_id`, `token budget`.
 NOT_BEFORE = frozenset(
     (
         "public", "pub", "publishable", "primary", "foreign", "sort", "partition", "idempotency", "cache", "hot",
         "host", "page", "next", "continuation", "sync", "csrf", "license", "composite", "unique", "anon", "verify",
-        "verifying", "verification", "publieke", "offentlig", "offentlige", "julkinen"
+        "verifying", "verification", "publieke", "offentlig", "offentlige", "julkinen",
+        # a signature published on a chain or with a commit
+        "transaction", "tx", "txn", "solana", "ethereum", "bitcoin", "onchain", "commit",
     )
 )  # fmt: skip
 _NOT_AFTER = frozenset(
@@ -53,17 +59,24 @@ _NOT_AFTER = frozenset(
         "header", "format", "usage", "field", "env", "var", "dir", "location", "arn", "fingerprint", "min", "max",
         "rotation", "manager", "store", "vault", "provider", "kind", "source", "alias", "label", "index", "budget",
         "bucket", "exchange", "lifetime", "timeout", "scope", "scopes", "reset", "hint", "strength", "rules", "rule",
-        "validator", "generator", "mode", "window", "cost", "pair", "pairs"
+        "validator", "generator", "mode", "window", "cost", "pair", "pairs", "thumbprint", "tag"
     )
 )  # fmt: skip
+_GLUED_DIGEST = r"(?:hash|digest)[_\-.]?$"
 _DIGESTS = ("sha1", "sha256", "sha512", "sha384", "md5", "checksum", "digest", "integrity", "hash", "fingerprint")
 
 
 @functools.cache
 def keywords() -> re.Pattern[str]:
     every = sorted({*_PASSWORD_WORDS, *_SECRET_WORDS, *_WEAK_WORDS}, key=len, reverse=True)
-    # `private key` also as `private_key`, `private-key`, `privateKey`
-    return re.compile("|".join(re.escape(word).replace(r"\ ", r"[ _\-]?") for word in every))
+    # `private key` also as `private_key`, `private-key`, `privateKey`; a short word ending its identifier only, so
+    # that it does not hide the keyword it overlaps (`aesKey`: `sk`, then `key`)
+    return re.compile(
+        "|".join(re.escape(word).replace(r"\ ", r"[ _\-]?") + ("(?![a-z])" * (word in _ENDING_ONLY)) for word in every)
+    )
+
+
+_ENDING_ONLY = frozenset(("sk", "pat", "salt"))
 
 
 def strength(word: str) -> str:
@@ -85,12 +98,24 @@ def word_bounded(text: str, start: int, end: int) -> bool:
     """A keyword at text[start:end] stands as a word or as a part of an identifier (`db_password`, `apiKey`,
     `SecretKey`, `X-Auth-Token`), and is not part of a longer word (`monkey`, `tokenizer`, `passport`)."""
     before = text[start - 1] if start > 0 else " "
-    left = not _is_letter(before) or (before.islower() and text[start].isupper())
+    left = not _is_letter(before) or (before.islower() and text[start].isupper()) or _after_acronym(text, start, end)
     after = text[end] if end < len(text) else " "
     if after in "sS" and (end + 1 >= len(text) or not _is_letter(text[end + 1])):
         after = text[end + 1] if end + 1 < len(text) else " "
     right = not _is_letter(after) or (after.isupper() and text[end - 1].islower())
     return left and right
+
+
+def _after_acronym(text: str, start: int, end: int) -> bool:
+    """A capitalised word right after an acronym (`kAPISecret`, `OAuthToken` aside), or a strong keyword ending an
+    identifier in capitals (`WECHAT_APPSECRET`, `CLIENTTOKEN`): its left edge is a word's."""
+    if start < 2 or not text[start - 2 : start + 1].isupper() or not text[start - 2 : start + 1].isalpha():
+        return False
+    word = _re(r"[A-Z][a-z]+").match(text, start)  # `APISecret`: the keyword spelt as a word (not `GMdP3` in base64)
+    if word is not None:
+        return word.end() >= end
+    match = _re(r"(?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|APIKEY)(?![A-Za-z])").match(text, start)
+    return match is not None and text[text.rfind("_", 0, start) + 1 : start].isupper()
 
 
 def qualified_away(text: str, start: int, end: int) -> bool:
@@ -146,7 +171,8 @@ def keyword_before(scan: _Text, value_start: int) -> str | None:
         a, b = start + match.start(), start + match.end()
         if match.group().isascii() and (not word_bounded(text, a, b) or qualified_away(text, a, b)):
             continue
-        near = lower[max(0, match.start() - 16) :]  # "the sha256 of the token is ...": a digest, named
+        # "the sha256 of the token is ...": a digest, named (not a digest's word glued before: `hash_salt`)
+        near = _re(_GLUED_DIGEST).sub("", lower[max(0, match.start() - 16) : match.start()]) + lower[match.start() :]
         if not _gap_ok(text, b, value_start) or any(digest in near for digest in _DIGESTS):
             return None
         return strength(match.group())

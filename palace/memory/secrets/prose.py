@@ -31,7 +31,8 @@ def _keyword(first: str, rest: str = "", glued: str = "", not_after: str = "") -
 # A value: printable ASCII but space, `,` and `;`. After `=` it may be anything but a placeholder, a boolean or
 # a small number; after `:` or a copula ("is", "lautet", "est", "是", "は"), it must look like a password: a
 # digit or a symbol in it (a lone `-` or `.` does not count: "auto-generated"), or quoted, or (after `:`) the
-# last word, unless a word that says something about the password ("Password: required").
+# last word, unless a word that says something about the password ("Password: required", "(using password: YES)",
+# closing punctuation after the word aside).
 _V = r"[!-+\--:<-~]"
 _SYMBOL = r"[\d!#$%&*+/<=>?@^_|~]"
 # A symbol counts where a character follows it: "vergessen?" ends a question, it is no password.
@@ -49,7 +50,7 @@ _QUOTED = r"[\"'`][^\"'`\s]{3,}[\"'`]"
 _STOP = (
     r"(?!(?:required|optional|none|null|empty|hidden|unknown|unset|missing|invalid|incorrect|wrong|ok|yes|no|true"
     r"|false|n/a|tbd|see|same|reset|changed|expired|protected|encrypted|set|needed|below|above|here|there)"
-    r"(?![!-~]))"
+    r"(?![!-~]*[a-z0-9]))"
 )
 _LAST = rf"{_STOP}{_V}{{3,}}(?=[ \t.!?。！？]*(?:\r?\n|$))"  # the last word of its line
 # Or after `:`, the rest of the line as five to eight words, none of the words a sentence needs (a diceware
@@ -62,7 +63,7 @@ _PHRASE = (
     rf"(?!(?:[a-z]+[ \t]+){{0,7}}(?:{_FUNCTION_WORDS})(?![a-z]))(?:[a-z]{{3,9}}[ \t]+){{4,7}}[a-z]{{3,9}}"
     r"(?=[ \t.]*(?:\r?\n|$))"
 )
-_NOT_TRIVIAL = r"(?!(?:true|false|yes|no|on|off|none|null|nil|[0-9]{1,5})(?![!-~]))"
+_NOT_TRIVIAL = r"(?!(?:true|false|yes|no|on|off|none|null|nil|[0-9]{1,5})(?![!-~]*[a-z0-9]))"
 # (also `.Item(".../sendpassword") = "..."`: a quoted name closed by a bracket, then a quoted value only; a
 # variable after it, `d["password"] = pw`, is code)
 _EQ = (
@@ -136,6 +137,8 @@ _KEY_KEYWORDS = (
     _keyword("access", r"[_\-]?token"),
     _keyword("auth", r"[_\-]?(?:token|key)"),
     _keyword("client", r"[_\-]?secret"),
+    # (looked for only where `secret` is: `app` is in most texts)
+    _keyword("app", r"[_\-]?secret")._replace(anchors=("secret",)),
 )
 _KEY = (
     rf"(?:{_EQ}|{_Q}[ \t]*(?:[:：]|is\b|是|为)[ \t]*{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH}|{_LAST})|{_XML}"
@@ -143,15 +146,16 @@ _KEY = (
 )
 # In Chinese, Japanese and Korean the value follows the keyword with a particle or a colon between.
 _CJK_SEP = r"[ \t]*(?:(?:是|为|為|は|が|는|은)[ \t]*[:：=]?|[:：=])[ \t]*"  # also a particle then a colon
-_CJK = rf"{_CJK_SEP}{_Q}{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH})"
+_CJK = rf"{_CJK_SEP}(?:{_Q}|[「『“‘])[ \t]*{_PLACEHOLDER}(?:{_QUOTED}|{_SECRETISH})"  # (quoted 「so」 too)
 # Or a few words between: in Chinese, a verb ending in a copula or a particle ("口令改成了 ...", "密码已经设置为
 # ..."); elsewhere up to six words, each standing between spaces ("hasło do serwera to ...", "کلمه عبور سرور
 # ... است"). Then a value with a letter and a digit or a symbol, not a name (`1Password`, `v2`).
 _GLUED = r"[^\x00-\x7f\s。！？，、；：]{0,6}?"
+_GLUED_LONG = r"[^\x00-\x7f\s。！？，、；：]{0,16}?"  # (Thai writes words without spaces: "รหัสผ่านเซิร์ฟเวอร์คือ ...")
 _LOOSE_VALUE = rf"{_Q}{_PLACEHOLDER}(?![0-9]*[a-z]+[0-9]*(?![!-~]))(?![!-~]*password)(?<![a-z0-9_\-.]){_STRONG_VALUE}"
 _CJK_LOOSE = rf"(?:{_GLUED}[为是成了到為をに를을로])?[ \t]*{_LOOSE_VALUE}"  # (`パスワードを ... に変えました`)
 _WORDS_THEN_VALUE = (
-    rf"{_GLUED}(?:[ \t]+[^\s:=：。！？，、；,.!?]{{1,12}}){{0,6}}?[ \t]*(?:[:：=][ \t]*)?[ \t]*{_LOOSE_VALUE}"
+    rf"{_GLUED_LONG}(?:[ \t]+[^\s:=：。！？，、；,.!?]{{1,12}}){{0,6}}?[ \t]*(?:[:：=][ \t]*)?[ \t]*{_LOOSE_VALUE}"
 )
 _CJK_KEYWORDS = (
     ("密码", "密碼", "口令"),
@@ -166,6 +170,9 @@ _WORLD_KEYWORDS = (
     "کلمه عبور", "पासवर्ड", "รหัสผ่าน", "mật khẩu", "heslo", "salasana", "parola", "parolă", "kata sandi", "contrasenya",
     "adgangskode", "geslo", "lozinka", "slaptažodis", "parool", "jelszava", "lykilorð", "wagwoord", "sifra", "šifra",
     "nenosiri", "pasahitza", "pasvorto", "passwuert", "modpas", "mat khau", "პაროლ", "құпиясөз", "кұпия сөз",
+    "contrasinal", "парола", "fjalëkalim", "cyfrinair", "pasfhocal", "kata laluan", "kalmar sirri", "iphasiwedi",
+    "şifrə", "сырсөз", "parol", "ពាក្យសម្ងាត់", "ລະຫັດຜ່ານ", "စကားဝှက်", "මුරපදය", "संकेतशब्द", "પાસવર્ડ", "ಪಾಸ್\u200cವರ್ಡ್",
+    "ಪಾಸ್ವರ್ಡ್", "പാസ്\u200cവേഡ്", "പാസ്വേഡ്", "የይለፍ ቃል",
     "கடவுச்சொல்", "పాస్\u200cవర్డ్", "పాస్వర్డ్", "পাসওয়ার্ড", "ਪਾਸਵਰਡ", "پاس ورڈ", "գաղտնաբառ", "нууц үг",
     # passphrases and network keys, named as passwords are
     "geheimwort", "codewort", "frase de paso", "frase de contraseña", "phrase secrète", "phrase de passe",
@@ -188,6 +195,7 @@ _LOGINS = (
 )
 # After the word (the end of the screen): what the credentials open, then `:`, `→`, "is" ("creds for db → u / p").
 _USER_IS = r"(?![a-z0-9_])(?:[ \t]+for[ \t]+[^\n:=→]{1,30}?)?[ \t]*(?:[:=→]|->|are|is)"
+_USER_IS_SCREEN = r"(?:[ \t]+for[ \t]|[ \t]*(?:[:=→]|->|are|is))"  # (what _USER_IS implies, cheaper to compile)
 _USER_PASSWORD = (
     rf"{_USER_IS}[ \t]*[^\s/:,]{{1,40}}(?:[ \t]*[/:,][ \t]*|[ \t]+(?:and|with|pw|pass(?:word)?)[ \t]+)"
     rf"{_PLACEHOLDER}{_STRONG_VALUE}"
@@ -198,6 +206,11 @@ _USING = (
     rf"us(?<![a-z0-9]us)(?:e|ed|ing)[ \t]+{_Q}{_PLACEHOLDER}(?![^\s]*@[a-z0-9\-]+\.[a-z])"
     r"(?=[^\s\"'`]{0,63}[a-z])(?=[^\s\"'`]{0,63}[!#$%&*?@^~])[^\s\"'`]{8,64}"
     rf"{_Q}[ \t]+(?:as|for)[ \t]+(?:(?:the|my|our|your|this|that)[ \t]+)?(?:[a-z\-]+[ \t]+){{0,2}}?"
+    r"(?:admin|administrator|root|login|account|user|wifi|wi-fi|password|passphrase|pin|vpn|router|nas)(?![a-z])"
+)
+# (`use` is in most texts: the value's symbol and what it opens first)
+_USING_SCREEN = (
+    r"us(?:e|ed|ing)[ \t]+(?=[^\s]{0,65}[!#$%&*?@^~])[^\s]{8,66}[ \t]+(?:as|for)[ \t]+(?:[a-z\-]+[ \t]+){0,4}?"
     r"(?:admin|administrator|root|login|account|user|wifi|wi-fi|password|passphrase|pin|vpn|router|nas)(?![a-z])"
 )
 # "the PIN is", "PIN code: ", and in other languages a few words of what it opens before a copula ("code PIN de
@@ -218,6 +231,9 @@ _PIN_IS = (
     rf"(?:{_PIN_WORD}){{0,8}}?{_PIN_COPULA}"
 )
 _PIN = rf"pin(?<![a-z0-9]pin){_PIN_IS}[ \t]*[0-9]{{4,8}}(?![0-9a-z])"
+# What follows `pin` in every match (a space, `-`, `:`, a code word's first letter, a glued copula), then 4 digits:
+# a screen that costs little to compile, so that "ping", "mapping" and "pin the version" compile nothing more.
+_PIN_SCREEN = r"pin[ \t\-:=：cknค是为は는은][^\n]{0,200}?[0-9]{4}"
 # "the PUK for the office SIM is 32866930", "alarm disarm code: 161774", "garage keypad is 727167#".
 _CODE_IS = rf"{_FOR}[ \t]*(?:[:=：]|is|was|—|-)[ \t]*"
 _CODE = r"[0-9]{4,10}[#*]?(?![0-9a-z.,/:\-][0-9a-z])"
@@ -287,11 +303,11 @@ PROSE_KINDS: tuple[SecretKind, ...] = (
     ),
     *(
         folded_kind(
-            "password assignment", rf"{word}(?<![a-z0-9]{word}){_USER_PASSWORD}", word, screen=f"{word}{_USER_IS}"
+            "password assignment", rf"{word}(?<![a-z0-9]{word}){_USER_PASSWORD}", word, screen=word + _USER_IS_SCREEN
         )
         for word in ("login", "logon", "creds", "credentials")
     ),
-    folded_kind("password assignment", _PIN, "pin", screen=f"pin{_PIN_IS}"),
+    folded_kind("password assignment", _PIN, "pin", screen=_PIN_SCREEN),
     *(folded_kind("password assignment", pattern, anchor) for anchor, pattern in _NUMERIC_CODES),
     *(
         folded_kind(
@@ -307,5 +323,5 @@ PROSE_KINDS: tuple[SecretKind, ...] = (
         )
         for word in _BACKUP_CODES
     ),
-    folded_kind("password assignment", _USING, "use"),
+    folded_kind("password assignment", _USING, "use", screen=_USING_SCREEN),
 )  # fmt: skip

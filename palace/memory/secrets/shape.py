@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
+import itertools
 import math
 import re
 from collections import Counter
@@ -71,10 +72,10 @@ def is_placeholder(token: str) -> bool:
     return len(set(lower)) <= 3 or _re(r"(.)\1{7}").search(token) is not None
 
 
-def looks_random(token: str, hex_ok: bool) -> bool:
+def looks_random(token: str, hex_ok: bool, words: float = WORDS) -> bool:
     """Whether a token of 16+ characters is random enough to be a key: not a placeholder, not made of words,
     with a digit in it or both cases, above the entropy threshold. hex_ok: hex digits count (a key named as one
-    may be hex; unnamed, hex is a digest)."""
+    may be hex; unnamed, hex is a digest); words: the share of words above which it is not random."""
     if is_placeholder(token) or token.isdigit():
         return False
     if is_hex(token):
@@ -82,9 +83,20 @@ def looks_random(token: str, hex_ok: bool) -> bool:
     has_digit = any(c.isdigit() for c in token)
     if not has_digit and (token.islower() or token.isupper()):
         return False
-    if words_share(token) > WORDS or _named(token):
+    if words_share(token) > words or _named(token) or _alphabet(token):
         return False
     return entropy(token) >= ENTROPY
+
+
+def _alphabet(token: str) -> bool:
+    """An alphabet spelt out (`ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef...`, a base64 or URL-safe set in code): 8 characters
+    in a row each one after the other, which a random key never has."""
+    run = 1
+    for left, right in itertools.pairwise(token):
+        run = run + 1 if ord(right) - ord(left) == 1 else 1
+        if run >= 8:
+            return True
+    return False
 
 
 def _named(token: str) -> bool:
@@ -105,8 +117,9 @@ def has_random_body(token: str) -> bool:
     prefix, body = match.groups()
     if prefix.lower().startswith(_PUBLIC_PREFIXES) or prefix.lower() in _DIGEST_PREFIXES:
         return False
-    if is_hex(body):
-        return (prefix.endswith("_") or prefix[:-1].isupper()) and len(body) >= 24 and entropy(body) >= HEX_ENTROPY
+    if is_hex(body):  # (not a UUID in capitals, nor a file name's `README.` before a digest)
+        upper = prefix[:-1].isupper() and prefix.endswith("-") and not is_hex(token)
+        return (prefix.endswith("_") or upper) and len(body) >= 24 and entropy(body) >= HEX_ENTROPY
     return looks_random(body, hex_ok=False) and words_share(token) <= WORDS
 
 
@@ -117,7 +130,8 @@ _PUBLIC_PREFIXES = (
     "sub_", "price_", "prod_", "evt_", "txn_", "pm_", "seti_", "acct_", "po_", "py_", "src_", "ii_", "il_", "cs_",
     "card_", "plan_", "inv_", "req_", "msg_", "run_", "thread_", "asst_", "batch_", "call_", "file-", "chatcmpl-",
     "user_", "usr_", "team_", "org_", "org-", "prj_", "proj_", "project_", "ord_", "order_", "item_", "conv_",
-    "node_", "job_", "task_", "doc_", "img_", "evt-", "nonce-", "trace_", "span_", "sess_id",
+    "node_", "job_", "task_", "doc_", "img_", "evt-", "nonce-", "trace_", "span_", "sess_id", "ocid1.",
+    "dpl_", "deploy_", "build_",
 )  # fmt: skip
 _DIGEST_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-", "md5-", "sha-", "sha256~")
 
@@ -182,7 +196,8 @@ def der_private(data: bytes) -> bool:
 def binary_key(data: bytes) -> bool:
     """Whether decoded base64 is a private key file's body: DER, `openssh-key-v1`, or a PGP secret-key packet
     (old format tag 5 or new format tag 5, version 3 to 6)."""
-    if data.startswith((b"openssh-key-v1\x00", b"\xfe\xed\xfe\xed", b"\xce\xce\xce\xce")):  # (and JKS, JCEKS)
+    # (and JKS, JCEKS, a Tor onion service's `hs_ed25519_secret_key`)
+    if data.startswith((b"openssh-key-v1\x00", b"\xfe\xed\xfe\xed", b"\xce\xce\xce\xce", b"== ed25519v1-secret")):
         return True
     if data[0] in (0x94, 0x95, 0x96):  # the length takes 1, 2 or 4 bytes
         offset = 1 + (1, 2, 4)[data[0] & 3]
@@ -207,7 +222,7 @@ def decoded_secret(token: str) -> str | None:
         return (
             "private key" if (len(data) >= 64 and binary_key(data)) or (len(data) >= 40 and der_private(data)) else None
         )
-    if "PRIVATE KEY-----" in text or '"private_key"' in text:
+    if "PRIVATE KEY-----" in text or "PRIVATE KEY BLOCK-----" in text or '"private_key"' in text:
         return "private key"
     if _re(USER_PASSWORD).fullmatch(text) and not _re(r"[a-z][a-z0-9+.\-]*://").match(text):
         password = text.partition(":")[2]

@@ -210,7 +210,16 @@ def _at_hits(text: str) -> Iterator[Hit]:
 _OPTION = r"-(?<![^\s]-)-?[A-Za-z][A-Za-z0-9\-]{0,30}[ \t=]+"
 _OPTION_PAIR = _OPTION + r"[\"']?[A-Za-z0-9._@+\-]{1,64}:([^\s\"':]{6,128})"
 _OPTION_QUOTED = _OPTION + r"([\"'])([^\s\"']{10,128})\1"
-_GLUED_P = r"-(?<![^\s]-)[pP]([^\s\"'-][^\s\"']{7,127})"  # `-p<password>` (rar, 7z, mysql and the like)
+# `-p<password>` (rar, 7z, mysql and the like; also an item of an exec-form command, `["mysqladmin", "-p..."]`)
+_GLUED_P = r"-(?<![^\s\"'\[,]-)[pP]([^\s\"'-][^\s\"']{7,127})"
+# A password option with a space (`signtool /p ...`, `steghide -p ...`, `smbpasswd -w ...`, `--password ...`): a
+# value of 8+ characters of three kinds, not words (what one-letter options take besides: ports, names, paths),
+# or an app-specific password (`abcd-efgh-ijkl-mnop`).
+_SPACED_OPTION = (  # (starting with `-` or `/`, which sre looks for, not with the lookbehind)
+    r"[\-/](?<![^\s\[\"',][\-/])(?:(?<=-)[pPw]|(?<=/)p|(?<=-)-?(?:password|passwd|pass|passphrase|pwd|pw))[ \t]+"
+    r"([\"']?)([^\s\"'$<%{\-][^\s\"']{5,127})\1(?![^\s\]\"',;])"
+)
+_APP_PASSWORD = r"[a-z]{4}(?:-[a-z]{4}){3}"
 
 
 def _option_hits(text: str) -> Iterator[Hit]:
@@ -225,6 +234,11 @@ def _option_hits(text: str) -> Iterator[Hit]:
     for match in _re(_GLUED_P).finditer(text):
         if password_value(match.group(1), weak=True, hex_ok=False):
             yield Hit(*match.span(1), PASSWORD)
+    spaced = "-p" in text or "-P" in text or "-w" in text or "/p" in text  # (every match holds one)
+    for match in _re(_SPACED_OPTION).finditer(text) if spaced else ():
+        value = match.group(2)
+        if (password_value(value, hex_ok=False) and len(value) >= 8) or _re(_APP_PASSWORD).fullmatch(value):
+            yield Hit(*match.span(2), PASSWORD)
 
 
 # Windows-style options (`/p:<pw>`, `/pass:<pw>`, `/password=<pw>`) of RDP clients, `cmdkey`, `net use` and the like.
@@ -254,9 +268,10 @@ def _positional_hits(scan: Text) -> Iterator[Hit]:
 
 
 # A keypair as a JSON array of bytes (Solana's `id.json`, `Uint8Array([...])`): 32 or 64 numbers of 0-255,
-# with a word that names a key or a wallet on its line or the line before.
-_BYTES = r"\[[ \t\n]*(?:[0-9]{1,3}[ \t\n]*,[ \t\n]*){31,63}[0-9]{1,3}[ \t\n]*\]"
+# with a word that names a key or a wallet (not a public key) on its line or the line before; or 16 of them.
+_BYTES = r"\[[ \t\n]*(?:[0-9]{1,3}[ \t\n]*,[ \t\n]*){15,63}[0-9]{1,3}[ \t\n]*\]"
 _NAMES_KEY = r"(?i)key|secret|wallet|solana|id\.json|seed|signer"
+_PUBLIC_NAME = r"(?i)pub(?:lic)?[ _\-]?key"
 
 
 def _array_hits(scan: Text) -> Iterator[Hit]:
@@ -264,11 +279,13 @@ def _array_hits(scan: Text) -> Iterator[Hit]:
     text = scan.text
     for match in _re(_BYTES).finditer(text):
         numbers = [int(n) for n in _re(r"[0-9]+").findall(match.group(0))]
-        if len(numbers) not in (32, 64) or max(numbers) > 255 or len(set(numbers)) < len(numbers) // 2:
+        if len(numbers) not in (16, 32, 64) or max(numbers) > 255 or len(set(numbers)) < len(numbers) // 2:
             continue
         start = scan.line_start(match.start())
         before = text[scan.line_start(max(0, start - 1)) : match.start()]
-        if _re(_NAMES_KEY).search(before):
+        if len(numbers) == 16:  # an AES-128 key (Zigbee's `network_key: [...]`), named on its own line
+            before = text[start : match.start()]
+        if _re(_NAMES_KEY).search(before) and not _re(_PUBLIC_NAME).search(before):
             yield Hit(*match.span(), WALLET)
 
 

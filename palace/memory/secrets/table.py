@@ -36,8 +36,10 @@ _PEM_GAP = r"(?:\s|\\[nr])"
 # Other armoured secrets share the layout: a NATS nkey seed (`-----BEGIN USER NKEY SEED-----`), an OpenVPN
 # static key (`-----BEGIN OpenVPN Static key V1-----`, hex lines); their END line may have six dashes.
 _PEM_NAME = r"(?:PRIVATE KEY(?: BLOCK)?|NKEY SEED|[Ss]tatic key V1)"
+# A header with a placeholder for its body (`...`, `<paste your key here>`, `[key]`) is a template, not a key.
+_PEM_BODY = rf"(?!{_PEM_GAP}+(?:\.\.\.|…|<|\[|\{{|[xX]{{4}}|\*{{4}}))"
 _PEM = (
-    rf"-----BEGIN[A-Za-z0-9 ]*{_PEM_NAME}-----"
+    rf"-----BEGIN[A-Za-z0-9 ]*{_PEM_NAME}-----{_PEM_BODY}"
     rf"(?:{_PEM_GAP}+(?:(?:Proc-Type|DEK-Info|Comment|Version):[^\n\\]*|[A-Za-z0-9+/=]{{16,}}"
     r"|[A-Za-z0-9+/=]{0,15}[0-9+/=][A-Za-z0-9+/=]{0,15}(?![A-Za-z0-9+/=])))*"
     rf"(?:{_PEM_GAP}*-{{5,6}}END[A-Za-z0-9 ]*{_PEM_NAME}-{{5,6}})?"
@@ -64,8 +66,9 @@ _DISCORD = (
 _MAILGUN = r"[0-9a-f](?<![A-Za-z0-9_][0-9a-f])[0-9a-f]{31}-[0-9a-f]{8}-[0-9a-f]{8}\b"
 _ARGUMENT = r"(?:'[^'\n]+'|\"[^\"\n$]+\"|[^\s'\"$]\S*)"  # quoted or bare, not a `$VARIABLE`
 _SSHPASS = rf"{_at('sshpass')}\b[^\n]{{0,200}}?\s-p\s*{_ARGUMENT}"
-_MYSQL = rf"{_at('mysql')}(?:dump|admin|sh)?\b[^\n]{{0,200}}?\s(?:-p(?=\S)|--password=){_ARGUMENT}"
-_MARIADB = rf"{_at('mariadb')}(?:-dump|-admin)?\b[^\n]{{0,200}}?\s(?:-p(?=\S)|--password=){_ARGUMENT}"
+# (also as an item of an exec-form command: `["mysqladmin", "ping", "-p..."]`)
+_MYSQL = rf"{_at('mysql')}(?:dump|admin|sh)?\b[^\n]{{0,200}}?[\s\"'](?:-p(?=[^\s\"'])|--password=){_ARGUMENT}"
+_MARIADB = rf"{_at('mariadb')}(?:-dump|-admin)?\b[^\n]{{0,200}}?[\s\"'](?:-p(?=[^\s\"'])|--password=){_ARGUMENT}"
 # Other programs that take a password as an argument: after the option (`redis-cli -a`, `sqlcmd -P`, `zip -P`,
 # `7z -p<pw>`, `docker login -p`, `keytool -storepass`, `-passin pass:`), or as `user%password`, or the last
 # argument of `htpasswd -b`.
@@ -96,6 +99,8 @@ _SQLPLUS = (
     r"sqlplus(?<![a-z0-9_]sqlplus)[^\n]{0,40}?(?<![a-z0-9_$#])"
     r"[a-z0-9_$#]+/(?![/@])[^\s/@\"']{3,64}@"
 )
+# The same in a JDBC thin URL (`jdbc:oracle:thin:user/password@//host:1521/service`).
+_THIN = r"thin:(?<![a-z0-9_]thin:)[a-z0-9_$#]+/(?![/@])[^\s/@\"']{3,64}@"
 _SECURE_STRING = r"convertto-securestring[ \t]+(?:-string[ \t]+)?(?:'[^'\n]{3,}'|\"[^\"\n$]{3,}\")"
 # Java's way to hand over a password: a literal turned into a char array (`ks.load(in, "...".toCharArray())`).
 _CHAR_ARRAY = r"\"(?=[^\"\n]{0,63}[0-9!#$%&*+=?@^~_])(?=[^\"\n]{0,63}[a-z])[^\"\s\\]{6,64}\"\.tochararray\(\)"
@@ -120,20 +125,27 @@ _LOGIN_CALLEES = (
     ("start", ""), ("open", ""), ("bind", "[a-z_]{0,10}"), ("session", ""), ("authenticate", ""), ("signin", ""),
     ("sign_in", ""),
 )  # fmt: skip
-# SQL's `IDENTIFIED BY '...'` (Oracle, MySQL).
-_IDENTIFIED = rf"identified[ \t]+by[ \t]+{_PLACEHOLDER}(?:'(?![%:])[^'\n]{{6,128}}'|\"(?![%:])[^\"\n]{{6,128}}\")"
+# SQL's `IDENTIFIED BY '...'` (Oracle, MySQL; `IDENTIFIED WITH <plugin> BY '...'`).
+_IDENTIFIED = (
+    rf"identified[ \t]+(?:with[ \t]+[a-z0-9_]{{1,40}}[ \t]+)?by[ \t]+{_PLACEHOLDER}"
+    r"(?:'(?![%:])[^'\n]{6,128}'|\"(?![%:])[^\"\n]{6,128}\")"
+)
 # A user and a password as the positional arguments of a command that adds a user (`rabbitmqctl add_user u p`).
 _ADD_USER = (
     r"user(?:(?<=adduser)|(?<=add_user)|(?<=add-user)|(?<=createuser)|(?<=create_user)|(?<=create-user))"
     r"[ \t]+[^\s'\"]{1,64}[ \t]+(?=[^\s]{0,129}[0-9!#$%&*+=?@^~])"
     r"(?:'[^'\s]{6,128}'|\"[^\"\s]{6,128}\"|[^\s'\"$<\-][^\s'\"]{5,127})(?![^\s])"
 )
+_ADD_USER_SCREEN = _ADD_USER[: _ADD_USER.index("[ \\t]+")]  # (its literal and lookbehinds: `user` is common)
 # A user and a password given to a command that sets one (`drush user:password admin '...'`, `set-password`).
 _SET_PASSWORD = (
     r"(?:user:password|set[_\-]?password|change[_\-]?password|reset[_\-]?password)(?![a-z0-9_\-])"
     r"[ \t]+[^\s'\"\-][^\s'\"]{0,63}[ \t]+(?=[^\s]{0,129}[0-9!#$%&*+=?@^~])"
     r"(?:'[^'\s]{6,128}'|\"[^\"\s]{6,128}\"|[^\s'\"$<\-][^\s'\"]{5,127})(?![^\s])"
 )
+# (Its screen starts with a literal, so that sre looks for `password` rather than try the alternation everywhere.)
+_SETTERS = ("user:", *(verb + sep for verb in ("set", "change", "reset") for sep in ("", "_", "-")))
+_SET_SCREEN = "password(?:" + "|".join(f"(?<={setter}password)" for setter in _SETTERS) + r")(?![a-z0-9_\-])[ \t]"
 # `-u USER ... -p PASSWORD` with a space after `-p` (hdbsql, sqlcmd, mongo; `-pPASS` is mysql's, below): a value
 # with both cases and a digit, not a port, a path or a variable.
 _USER_THEN_P = (
@@ -141,9 +153,13 @@ _USER_THEN_P = (
     r"(?:(?=[^\s]{0,63}[a-z])(?=[^\s]{0,63}[A-Z])(?=[^\s]{0,63}[0-9])[^\s'\"$<\-/][^\s'\":/=]{7,63}"
     r"|[a-z]{4}(?:-[a-z]{4}){3})(?![^\s])"  # (or an app-specific password: `-p abcd-efgh-ijkl-mnop`)
 )
-# A key given to a command by a one-letter option (`-k <40 hex>`, `-t <uuid>`: cloudsmith, codecov) or after
+# A key given to a command by a one-letter option (`-k <40 hex>`, `-t <uuid>`, `-t r4-<hex>`: cloudsmith, codecov,
+# anaconda) or after
 # `login` (`wandb login <40 hex>`).
-_HEX_KEY = r"(?:[0-9a-f]{32,64}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![0-9a-z\-])"
+_HEX_KEY = (
+    r"(?:[a-z][a-z0-9]{0,3}[_\-])?(?:[0-9a-f]{32,64}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"
+    r"(?![0-9a-z\-])"
+)
 # (and a `--...-key` option: `--setup-key <uuid>`, `--key <hex>`, not a signing key's or a key server's)
 _KEY_OPTION = rf"(?<![^\s])-[kt][ \t]+{_HEX_KEY}"
 _KEY_LONG_OPTION = (  # (a literal first: sre looks for `--` alone)
@@ -158,6 +174,11 @@ _CLIENT_KEY = (
 )
 # A secret key named by an `_SK` suffix beside its `_AK` (`HUAWEICLOUD_SDK_SK=...`): 30+ base64 characters.
 _SK_SUFFIX = r"[a-z0-9]_sk[\"']?[ \t]*[:=][ \t]*[\"']?(?=[a-z0-9/+]{0,80}[0-9])[a-z0-9/+]{30,80}(?![a-z0-9/+])"
+# A password sent by an expect script after the prompt it waits for (`expect "*assword:"; send "...\r"`).
+_EXPECT_SEND = (
+    r"expect[ \t]+(?:-[a-z]+[ \t]+)?[\"'{][^\"'}\n]{0,40}(?:pass|pin|secret|token)[^\"'}\n]{0,40}[\"'}][ \t]*;?[ \t]*"
+    r"(?:\r?\n[ \t]*)?send[ \t]+(?:--[ \t]+)?[\"'{](?![$<])[^\"'}\s\\]{4,64}(?:\\[rn])?[\"'}]"
+)
 # A private key in bech32 whose prefix says so (`suiprivkey1...`, `nsec1...`).
 _BECH32_PRIVATE = r"(?<![a-z0-9])[a-z]{0,8}(?:privkey|prv|secret|nsec)1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{38,}"
 
@@ -171,8 +192,19 @@ _RECOVERY = (
 
 _OPENSSL_PASS = r"-pass(?<=\s-pass)(?:in|out)?[ \t]+pass:(?![$<]|\s)\S+"
 _OPTION = tuple(space + "-" for space in " \t\n\r\x0b\x0c")  # every command line kind's option follows a space
+_QUOTED_OPTION = (*_OPTION, '"-', "'-")  # (or a quote, in an exec-form command)
 _BASIC = rf"{_at('authorization')}[\"']?\s*[:=]\s*[\"']?basic\s+(?=[a-z0-9+/]{{0,255}}[0-9+/=])[a-z0-9+/]{{6,}}={{0,2}}"
-_CURL = rf"{_at('curl')}\b[^\n]{{0,200}}?\s(?:-u|--user)[\s=]+[\"']?[^\s:\"'$<]+:(?![$<{{])[^\s\"']{{3,}}"
+# (not the docs' `-u USERNAME:PASSWORD`: a password that is the word for one is a slot)
+# A key as the user of `curl -u` with an empty or a short dummy password (`-u <key>:`, `-u <key>:X`,
+# `-u <key>:token`): some APIs take their key so.
+_CURL_KEY = (
+    rf"{_at('curl')}\b[^\n]{{0,200}}?\s(?:-u|--user)[\s=]+[\"']?(?=[a-z0-9_\-]{{0,63}}[0-9])"
+    r"(?=[a-z0-9_\-]{0,63}[a-z])[a-z0-9_\-]{16,64}:[a-z0-9]{0,5}(?![^\s\"'])"
+)
+_CURL = (
+    rf"{_at('curl')}\b[^\n]{{0,200}}?\s(?:-u|--user)[\s=]+[\"']?[^\s:\"'$<]+:(?![$<{{])"
+    r"(?!(?:password|passwd|pass|pwd|secret|token|apikey|api_key)(?![^\s\"']))[^\s\"']{3,}"
+)
 # Any other scheme in an Authorization header (`token`, `Bot`, `ApiKey`, `SSWS`, `Digest ...`): its value.
 _AUTHORIZATION = (
     rf"{_at('authorization')}[\"']?[ \t]*[:=][ \t]*[\"']?(?:[a-z][a-z0-9_\-]{{1,20}}[ \t]+)?"
@@ -262,14 +294,17 @@ SECRET_KINDS: tuple[SecretKind, ...] = (
     _token_kind("Discord bot token", _DISCORD, ".", screen=r"\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27}"),
     folded_kind("Twilio auth token", _TWILIO, "twilio"),
     folded_kind("Datadog API key", _at("datadog") + _DATADOG, "datadog", screen="datadog" + _DATADOG_KEY),
-    folded_kind("Datadog API key", _at("dd") + _DATADOG, "dd", screen="dd" + _DATADOG_KEY),
+    # (`dd` is in most texts: only where `key` is too)
+    SecretKind("Datadog API key", _at("dd") + _DATADOG, ("dd",), ignore_case=True, gate=("key",),
+               screen="dd" + _DATADOG_KEY),
     folded_kind("basic auth credentials", _BASIC, "basic"),
     gated_kind("basic auth credentials", _CURL, _OPTION, "curl", ignore_case=True),
+    gated_kind("API token", _CURL_KEY, _OPTION, "curl", ignore_case=True),
     folded_kind("bearer token", rf"{_at('bearer')}\s+(?![<$])[a-z0-9_\-.~+/]{{20,}}=*", "bearer"),
     folded_kind("authorization header", _AUTHORIZATION, "authorization"),
     gated_kind("password on a command line", _SSHPASS, _OPTION, "sshpass"),
-    gated_kind("password on a command line", _MYSQL, _OPTION, "mysql"),
-    gated_kind("password on a command line", _MARIADB, _OPTION, "mariadb"),
+    gated_kind("password on a command line", _MYSQL, _QUOTED_OPTION, "mysql"),
+    gated_kind("password on a command line", _MARIADB, _QUOTED_OPTION, "mariadb"),
     *(
         gated_kind("password on a command line", _at(name) + _ON_LINE + option + _NOT_A_VARIABLE, _OPTION, name)
         for name, option in _PROGRAMS
@@ -278,18 +313,20 @@ SECRET_KINDS: tuple[SecretKind, ...] = (
     _kind("password on a command line", _POSITIONAL, "http-basic."),
     folded_kind("password on a command line", _NET_USE, "net use"),
     folded_kind("password on a command line", _SQLPLUS, "sqlplus"),
+    folded_kind("URL with a password", _THIN, "thin:"),
     folded_kind("password assignment", _SECURE_STRING, "convertto-securestring"),
     folded_kind("password assignment", _CHAR_ARRAY, ".tochararray()"),
     folded_kind("password assignment", _WIFI_QR, "wifi:"),
     gated_kind("password assignment", _CREDENTIAL_CALL, ("(",), "credential", "getconnection", "login(", "auth(",
                "authentication(", "connect(", ignore_case=True),
-    folded_kind("password on a command line", _SET_PASSWORD, "user:password", "password "),
+    folded_kind("password on a command line", _SET_PASSWORD, "user:password", "password ", screen=_SET_SCREEN),
     gated_kind("password on a command line", _USER_THEN_P, _OPTION, " -p ", "\t-p ", " -P ", "\t-P "),
     folded_kind("API token", _KEY_OPTION, " -k ", " -t ", "\t-k ", "\t-t "),
     folded_kind("API token", _KEY_LONG_OPTION, "key ", "key="),
     folded_kind("API token", _LOGIN_KEY, "login"),
     _kind("API token", _CLIENT_KEY, "client(", "api(", "sdk("),
     folded_kind("secret key", _SK_SUFFIX, "_sk"),
+    folded_kind("password on a command line", _EXPECT_SEND, "expect"),
     folded_kind("wallet private key", _BECH32_PRIVATE, "privkey1", "prv1", "secret1", "nsec1"),
     *(
         gated_kind("password assignment", rf"{name}(?<![a-z0-9_]{name}){more}{_LOGIN_ARGUMENTS}", ("(",),
@@ -297,7 +334,7 @@ SECRET_KINDS: tuple[SecretKind, ...] = (
         for name, more in _LOGIN_CALLEES
     ),
     folded_kind("password assignment", _IDENTIFIED, "identified"),
-    folded_kind("password on a command line", _ADD_USER, "user"),
+    folded_kind("password on a command line", _ADD_USER, "user", screen=_ADD_USER_SCREEN),
     folded_kind("password assignment", _PGPASS, ":5432:"),
     folded_kind("secret assignment", _RECOVERY, "recovery code", "backup code"),
     _kind("Braintree token", r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}", "access_token$"),

@@ -14,6 +14,10 @@ from palace.memory.secrets.scan import regex as _re
 # A marker at the value or glued before it (no space between the marker and the hit's end).
 _VALUE_MARKERS = (
     r"ENC\[[A-Z0-9_]+[,\]]|ENC\(|\{cipher\}|vault:v[0-9]+:|\$ANSIBLE_VAULT;"  # encrypted
+    # (dotenvx's `encrypted:`, ejson's `EJ[1:`, Jenkins' `{AQAAAB...}`, Laravel's base64 of `{"iv":`, a DPAPI blob,
+    # Rails' `<data>--<iv>--<tag>`)
+    r"|\bencrypted:|\bEJ\[[0-9]:|\{AQAAAB|\beyJpdiI6|\b01000000d08c9ddf0115d111"
+    r"|(?<![A-Za-z0-9+/=])(?=[A-Za-z0-9+/=]{16,}--[A-Za-z0-9+/=]{8,}--[A-Za-z0-9+/=]{8,})"
     r"|\{(?:S?SHA(?:256|384|512)?|S?MD5|CRYPT|PBKDF2[A-Z0-9\-]*|ARGON2|BCRYPT|SSHA)\}"  # LDAP password hashes
     r"|SCRAM-SHA-(?:1|256|512)\$|grub\.pbkdf2\.|pbkdf2_sha(?:1|256|512)\$"
     r"|\$(?:2[abxy]?|1|5|6|y|7|argon2(?:id|i|d)|scrypt|pbkdf2(?:-sha\d+)?)\$"  # crypt(3) and kin
@@ -24,7 +28,12 @@ _VALUE_MARKERS = (
     r"|'nonce-|\b(?i:signature)(?:-256)?[\"']?:[ \t]*(?:t=[0-9]+,)?v[0-9]="  # a nonce, a request's signature
 )
 # Anywhere on the line before the value: the keys a server publishes to verify its signatures (Matrix).
-_LINE_MARKERS = r"\bverify_keys\b|\bold_verify_keys\b"
+# (and a value the line names as ciphertext, `"encryptedPassword": ...`, `"encrypted_data": ...`; a key the line
+# names public by design, Supabase's `..._ANON_KEY`; an HTTP message signature's header, signed per request)
+_LINE_MARKERS = (
+    r"\bverify_keys\b|\bold_verify_keys\b|(?i:\bencrypted_?(?:data|password|value|secret|key)?\b)[\"']?[ \t]*[:=]"
+    r"|\b[A-Z0-9_]*ANON_KEY\b|\bkeyId=\""
+)
 # A line above the value (within a few, the value indented under it) that makes the block ciphertext.
 _BLOCK_MARKERS = r"!vault[ \t]*\||\$ANSIBLE_VAULT;|^[ \t]*encryptedData:[ \t]*$|BEGIN PGP MESSAGE|age-encryption\.org"
 _BLOCK_LINES = 12
@@ -36,7 +45,8 @@ def _marked(text: str, line: int, start: int, end: int) -> bool:
     for match in _re(_VALUE_MARKERS).finditer(text, line, min(len(text), end + 48)):
         if match.start() < end and not _re(r"\s").search(text, match.end(), end):
             return True
-    return _re(_LINE_MARKERS).search(text, line, start) is not None
+    marker = _re(_LINE_MARKERS).search(text, line, end)  # (it may hold the hit's start: `encryptedPassword": "`)
+    return marker is not None and marker.start() < start
 
 
 def _in_block(text: str, line: int) -> bool:
@@ -66,9 +76,44 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
 
 
+# Prose that calls the value a documentation sample: "... as the sample key", "(the docs' example token)", or
+# "example key: ..." right before it.
+_SAMPLE = r"(?:sample|example|dummy|placeholder|fake|documented|documentation)"
+_SAMPLE_AFTER = (
+    rf"[\"'`]?[ \t]+(?:as|is)[ \t]+(?:(?:the|an?|their|its|our)[ \t]+)?{_SAMPLE}[ \t]+"
+    r"(?:api[ \t]+)?(?:key|token|secret|value|password|credential)s?\b"
+)
+_SAMPLE_BEFORE = (
+    rf"\b{_SAMPLE}[ \t]+(?:api[ \t]+)?(?:key|token|secret|value|password)s?[ \t]*(?:[:=]|is)?[ \t]*[\"'`]?$"
+)
+# A JSON Web Key's public members (`n`, `e`, `x`, `y`, its id and certificate's thumbprint): published to verify.
+_JWK_PUBLIC = r"\"(?:n|e|x|y|kid|x5t|x5t#S256|x5c|crv|alg)\"[ \t]*:[ \t]*\[?[ \t]*\"$"
+
+
+# Values published in the documentation that introduced them (jwt.io's token, RFC 7617's `Aladdin:open sesame`,
+# Stripe's test key, AWS's example secret): samples wherever they appear.
+_KNOWN_SAMPLES = (
+    "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c", "QWxhZGRpbjpvcGVuIHNlc2FtZQ", "4eC39HqLyjWDarjtT1zdp7dc",
+    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "AKIAIOSFODNN7EXAMPLE",
+)  # fmt: skip
+
+
+def _vouched_in_words(text: str, start: int, end: int) -> bool:
+    """Words around the value call it a sample, it is a known sample, or a public member of a JSON Web Key."""
+    value = text[start:end]
+    if any(sample in value for sample in _KNOWN_SAMPLES):
+        return True
+    if '"kty"' in text and _re(_JWK_PUBLIC).search(text, max(0, start - 16), start):
+        return True
+    if _re(_SAMPLE_AFTER, re.ASCII | re.IGNORECASE).match(text, end) is not None:
+        return True
+    return _re(_SAMPLE_BEFORE, re.ASCII | re.IGNORECASE).search(text, max(0, start - 40), start) is not None
+
+
 def cleared(text: str, start: int, end: int) -> bool:
-    """Whether text[start:end] is a value that says it is encrypted, hashed, a reference, a slot or masked."""
+    """Whether text[start:end] is a value that says it is encrypted, hashed, a reference, a slot, masked or a
+    documentation sample."""
     line = text.rfind("\n", 0, start) + 1
-    if _marked(text, max(line, start - 80), start, end):
+    if _marked(text, max(line, start - 80), start, end) or _vouched_in_words(text, start, end):
         return True
     return line > 0 and _in_block(text, line)

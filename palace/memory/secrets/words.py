@@ -35,21 +35,31 @@ SEED_RUN = rf"(?<![a-z0-9]){_ITEM}(?:{_SEP}{_ITEM}){{{SEED_WORDS - 1},}}"
 # The run is looked for anywhere only in a text that says it holds one (a keyword, or a list numbered to 12);
 # elsewhere, on a line of its own (after a label such as "words:", in quotes): sre tries a run at every word
 # of prose, which would cost more than all the other rules together.
+# (The words may be joined by dashes, `word-word-...`.)
 _SEED_LINE = (
-    rf"^[ \t]*(?:[^\n:=]{{0,40}}+[:=][ \t]*)?[\"'`\[]*(?:{_WORD}[\"']?[ \t,]+[\"']?){{{SEED_WORDS - 1},}}{_WORD}"
+    rf"^[ \t]*(?:[^\n:=]{{0,40}}+[:=][ \t]*)?[\"'`\[]*(?:{_WORD}[\"']?(?:[ \t,]+|-)[\"']?){{{SEED_WORDS - 1},}}{_WORD}"
     r"[\"'`\]]*[ \t.,;]*$"
 )
+# Or 12+ words quoted on a command line that imports a key (`goal account import -m "word word ..." -w ops`).
+_QUOTED_RUN = rf"[\"']((?:[a-z]{{3,8}} ){{{SEED_WORDS - 1},}}[a-z]{{3,8}})[\"']"
 _SEED_HINTS = ("seed", "mnemonic", "recover", "restore", "phrase", "wallet", "subkey", "keys add", "semilla", "graine")
 _OTHER_HINTS = ("助记词", "助記詞", "ニーモニック", "シード", "мнемон", "сид-фраз")
 
 
+# Each compiled on first use, alone: most texts need one of them at most.
+_PATTERNS = {
+    "seed": (SEED_RUN, re.ASCII),
+    "line": (_SEED_LINE, re.ASCII | re.MULTILINE),
+    "letters": (r"[a-z]+", re.ASCII),
+    "quoted": (_QUOTED_RUN, re.ASCII),
+    "wallet": (rf"(?:[59][{_BASE58}]{{50}}|[KLc][{_BASE58}]{{51}}|[xtyzuvYZUV]prv[{_BASE58}]{{100,112}})", 0),
+}
+
+
 @functools.cache
-def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    seed = re.compile(SEED_RUN, re.ASCII)
-    line = re.compile(_SEED_LINE, re.ASCII | re.MULTILINE)
-    letters = re.compile(r"[a-z]+", re.ASCII)
-    wallet = re.compile(rf"(?:[59][{_BASE58}]{{50}}|[KLc][{_BASE58}]{{51}}|[xtyzuvYZUV]prv[{_BASE58}]{{100,112}})")
-    return seed, line, letters, wallet
+def _pattern(name: str) -> re.Pattern[str]:
+    source, flags = _PATTERNS[name]
+    return re.compile(source, flags)
 
 
 def _hinted(lower: str) -> bool:
@@ -66,17 +76,20 @@ def _hinted(lower: str) -> bool:
 
 def candidate_runs(lower: str) -> list[tuple[int, int]]:
     """Spans of the runs of short words where a seed phrase may be (a superset of seed_runs's)."""
-    spaces = lower.count(" ")  # (most texts have enough spaces: the other counts only when they do not)
-    if spaces < SEED_WORDS - 1 and spaces + lower.count("\n") + lower.count(",") < SEED_WORDS - 1:  # too few words
+    # too few words? (most texts have enough spaces: the other counts only when they do not)
+    spaces = lower.count(" ")
+    if spaces < SEED_WORDS - 1 and spaces + lower.count("\n") + lower.count(",") + lower.count("-") < SEED_WORDS - 1:
         return []
-    seed, line, _, _ = _patterns()
-    pattern = seed if _hinted(lower) else line
-    return [m.span() for m in pattern.finditer(lower)]
+    hinted = _hinted(lower)
+    runs = [m.span() for m in _pattern("seed" if hinted else "line").finditer(lower)]
+    if not hinted and "import" in lower:  # (a key imported from its words on a command line)
+        runs += [m.span(1) for m in _pattern("quoted").finditer(lower)]
+    return runs
 
 
 def seed_runs(lower: str) -> list[tuple[int, int]]:
     """Spans (in lower, the lower-cased text) of each run of 12+ consecutive BIP39 words."""
-    letters = _patterns()[2]
+    letters = _pattern("letters")
     spans: list[tuple[int, int]] = []
     for start, end in candidate_runs(lower):
         words = bip39()
@@ -110,4 +123,6 @@ def _runs_of_words(lower: str, found: list[tuple[int, int, bool]]) -> list[tuple
 def wallet_key(token: str) -> bool:
     """A wallet private key in base58: WIF (51 or 52 characters, starting 5, K or L, or 9, c on testnet) or a
     BIP32 extended private key (xprv, tprv, yprv, zprv, ...)."""
-    return _patterns()[3].fullmatch(token) is not None
+    if len(token) not in (51, 52) and token[1:4] != "prv":  # (their lengths, or an extended key's `xprv`)
+        return False
+    return _pattern("wallet").fullmatch(token) is not None
