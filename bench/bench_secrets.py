@@ -2,7 +2,7 @@
 
     python bench/bench_secrets.py [--before REF] [--mb 1.0] [--worst-kb 20] [--verbose] [--held-out-misses]
         [--blind4-misses] [--blind5-misses] [--blind6-misses] [--blind7-misses] [--blind8-misses]
-        [--blind9-misses]
+        [--blind9-misses] [--blind10-misses]
 
 Prints, for the tuning part and the held-out part of the corpus (bench/secrets_corpus/) separately:
   - refused on save: how many secrets find_secret() refuses (per format, the misses), how many look-alikes;
@@ -13,9 +13,10 @@ Then the cost of redact() per MB of ordinary transcript messages (called once pe
 index does) against the previous detector (palace/memory/secrets.py at BEFORE, default the commit before the
 package) in the same run, and against str.lower(); that importing the module compiles no regex; and the
 slowest redact() over texts built to make regexes backtrack. The held-out part's misses are not listed unless
-asked (--held-out-misses); blind5's to blind9's only with --blind5-misses ... --blind9-misses, once a round's
+asked (--held-out-misses); blind5's to blind10's only with --blind5-misses ... --blind10-misses, once a round's
 rules are done: tune on the tuning part only (blind4 was tuned on in the fifth round, blind5 in the sixth, blind6
-in the seventh, blind7 in the eighth, blind8 in the ninth; blind9 is the ninth round's unseen part).
+in the seventh, blind7 in the eighth, blind8 in the ninth, blind9 in the tenth; blind10 is the tenth round's
+unseen part).
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ from bench.secrets_corpus import (  # noqa: E402
     BLIND8_SECRETS,
     BLIND9_LOOKALIKES,
     BLIND9_SECRETS,
+    BLIND10_LOOKALIKES,
+    BLIND10_SECRETS,
     BLIND_LOOKALIKES,
     BLIND_SECRETS,
     HELD_OUT_LOOKALIKES,
@@ -332,6 +335,9 @@ def main() -> None:
     parser.add_argument("--blind7-misses", action="store_true", help="list blind7's misses")
     parser.add_argument("--blind8-misses", action="store_true", help="list blind8's misses")
     parser.add_argument("--blind9-misses", action="store_true", help="list blind9's misses (only once a round is done)")
+    parser.add_argument(
+        "--blind10-misses", action="store_true", help="list blind10's misses (only once a round is done)"
+    )
     args = parser.parse_args()
     print(
         f"corpus: tuning {len(TUNING_SECRETS)} secrets in {len({c.vendor for c in TUNING_SECRETS})} formats, "
@@ -346,7 +352,9 @@ def main() -> None:
         f"{len({c.vendor for c in BLIND7_SECRETS})} formats, {len(BLIND7_LOOKALIKES)} look-alikes; blind8 "
         f"{len(BLIND8_SECRETS)} secrets in {len({c.vendor for c in BLIND8_SECRETS})} formats, "
         f"{len(BLIND8_LOOKALIKES)} look-alikes; blind9 {len(BLIND9_SECRETS)} secrets in "
-        f"{len({c.vendor for c in BLIND9_SECRETS})} formats, {len(BLIND9_LOOKALIKES)} look-alikes"
+        f"{len({c.vendor for c in BLIND9_SECRETS})} formats, {len(BLIND9_LOOKALIKES)} look-alikes; blind10 "
+        f"{len(BLIND10_SECRETS)} secrets in {len({c.vendor for c in BLIND10_SECRETS})} formats, "
+        f"{len(BLIND10_LOOKALIKES)} look-alikes"
     )
     before = load_version(args.before)
     parts = {
@@ -384,10 +392,15 @@ def main() -> None:
             BLIND8_LOOKALIKES,
             args.blind8_misses,
         ),
-        "blind9 (issue 22, written blind in the ninth round: reported only, never tuned on)": (
+        "blind9 (issue 22, written blind in the ninth round, reported, then tuned on in the tenth)": (
             BLIND9_SECRETS,
             BLIND9_LOOKALIKES,
             args.blind9_misses,
+        ),
+        "blind10 (issue 22, written blind in the tenth round: reported only, never tuned on)": (
+            BLIND10_SECRETS,
+            BLIND10_LOOKALIKES,
+            args.blind10_misses,
         ),
     }
     for part, (secrets, lookalikes, show) in parts.items():
@@ -412,6 +425,7 @@ def main() -> None:
         per_kind("blind7", BLIND7_SECRETS, other)
         per_kind("blind8", BLIND8_SECRETS, other)
         per_kind("blind9", BLIND9_SECRETS, other)
+        per_kind("blind10", BLIND10_SECRETS, other)
     consistency()
     import_check()
     cost(transcript(int(args.mb * 1e6)), before)

@@ -14,7 +14,8 @@ held_out_blind5.py was written before the fifth round's rules and reported, then
 held_out_blind6.py was written blind in the sixth round and reported, then tuned on in the seventh;
 held_out_blind7.py was written blind in the seventh round and reported, then tuned on in the eighth;
 held_out_blind8.py was written blind in the eighth round and reported, then tuned on in the ninth;
-held_out_blind9.py was written blind in the ninth round and is only reported, never tuned on."""
+held_out_blind9.py was written blind in the ninth round and reported, then tuned on in the tenth;
+held_out_blind10.py was written blind in the tenth round and is only reported, never tuned on."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from .held_out_blind6 import blind6_lookalikes, blind6_secrets
 from .held_out_blind7 import blind7_lookalikes, blind7_secrets
 from .held_out_blind8 import blind8_lookalikes, blind8_secrets
 from .held_out_blind9 import blind9_lookalikes, blind9_secrets
+from .held_out_blind10 import blind10_lookalikes, blind10_secrets
 from .held_out_formats import held_out_format_lookalikes, held_out_format_secrets
 from .lookalikes import lookalike_cases
 
@@ -61,6 +63,8 @@ BLIND8_SECRETS: tuple[Case, ...] = tuple(blind8_secrets(Gen(SEED + 22)))
 BLIND8_LOOKALIKES: tuple[Case, ...] = tuple(blind8_lookalikes(Gen(SEED + 23)))
 BLIND9_SECRETS: tuple[Case, ...] = tuple(blind9_secrets(Gen(SEED + 24)))
 BLIND9_LOOKALIKES: tuple[Case, ...] = tuple(blind9_lookalikes(Gen(SEED + 25)))
+BLIND10_SECRETS: tuple[Case, ...] = tuple(blind10_secrets(Gen(SEED + 26)))
+BLIND10_LOOKALIKES: tuple[Case, ...] = tuple(blind10_lookalikes(Gen(SEED + 27)))
 SECRETS: tuple[Case, ...] = (
     *TUNING_SECRETS,
     *HELD_OUT_SECRETS,
@@ -73,6 +77,7 @@ SECRETS: tuple[Case, ...] = (
     *BLIND7_SECRETS,
     *BLIND8_SECRETS,
     *BLIND9_SECRETS,
+    *BLIND10_SECRETS,
 )
 LOOKALIKES: tuple[Case, ...] = (
     *TUNING_LOOKALIKES,
@@ -86,6 +91,7 @@ LOOKALIKES: tuple[Case, ...] = (
     *BLIND7_LOOKALIKES,
     *BLIND8_LOOKALIKES,
     *BLIND9_LOOKALIKES,
+    *BLIND10_LOOKALIKES,
 )
 FORMATS: tuple[str, ...] = tuple(dict.fromkeys(case.vendor for case in SECRETS))
 
@@ -106,6 +112,8 @@ __all__ = [
     "BLIND8_SECRETS",
     "BLIND9_LOOKALIKES",
     "BLIND9_SECRETS",
+    "BLIND10_LOOKALIKES",
+    "BLIND10_SECRETS",
     "BLIND_LOOKALIKES",
     "BLIND_SECRETS",
     "FORMATS",
