@@ -3,8 +3,9 @@
 Each source's excerpts (its best documents and the turns around them, see passages.py) are worth their
 value times the source's weight, (score / best score) ** SOURCE_POWER: the best session's second passage
 usually beats a distant fifth session's best one. The most valuable excerpts are taken until the bytes
-run out, then shown per source (best first) in conversation order, consecutive turns as one passage, each
-source labelled with its wing (an entry by its own):
+run out, each one a source has had lowering what its next is worth (SOURCE_DECAY) and a turn shown for its
+neighbour worth less than a matched one (NEIGHBOUR_SHARE), then shown per source (best first) in conversation
+order, consecutive turns as one passage, each source labelled with its wing (an entry by its own):
 
     session 2023-05-08-1a2b3c4d · wing alpha
       - [2023-05-08] user: Do you have any pets at home?
@@ -17,6 +18,8 @@ source labelled with its wing (an entry by its own):
 
 from __future__ import annotations
 
+import heapq
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from palace.memory.secrets import redact
@@ -30,6 +33,13 @@ from palace.record import record
 # Below 1, a lower-ranked session's best passage is worth a little more against the top one's fourth: the
 # second to fifth sessions often hold the answer when the first one only shares the question's words.
 SOURCE_POWER = 0.9
+# Each excerpt a source has had makes its next worth this much less: the top session's third and fourth turns
+# seldom hold an answer its first two do not, and the bytes show another session's best-matching message.
+SOURCE_DECAY = 0.8
+# A turn offered for its neighbour (side != 0), when packing, against a message matching the query itself: the
+# answer is more often another matched message (of this or another session) than the turn around a match; but
+# not the turn right after one that asks something ("How long is the ride?"): that one is the answer.
+NEIGHBOUR_SHARE = 0.5
 MIN_CUT = 100  # an excerpt is shortened to fit only if at least this many bytes are left for it
 _PASSAGE = "  - "
 _CONTINUED = "    "
@@ -67,6 +77,7 @@ class _Item:
     excerpt: Excerpt
     value: float
     text: str = ""  # as shown (one line, cut to fit; the whole answer is redacted once)
+    share: float = 1.0  # NEIGHBOUR_SHARE for a neighbour turn that answers no question shown before it
 
 
 def _label(hit: RecallHit, excerpt: Excerpt) -> str:
@@ -104,21 +115,57 @@ def _excerpts(hit: RecallHit) -> list[Excerpt]:
     return [Excerpt(0, role, hit.snippet, 1.0, 0)]
 
 
+def _shares(excerpts: list[Excerpt]) -> list[float]:
+    """Each excerpt's share when packing: 1 for a matched one and for the turn after an excerpt that asks."""
+    out = []
+    for n, excerpt in enumerate(excerpts):
+        before = excerpts[n - 1] if n else None
+        answers = (
+            excerpt.side > 0
+            and before is not None
+            and before.rowid >> DOC_BITS == excerpt.rowid >> DOC_BITS
+            and ("?" in before.text or "？" in before.text)
+        )
+        out.append(1.0 if excerpt.side == 0 or answers else NEIGHBOUR_SHARE)
+    return out
+
+
 def _items(ordered: list[RecallHit]) -> list[_Item]:
     top = max((h.score for h in ordered), default=0.0)
     items = []
     for order, hit in enumerate(ordered):
         weight = (hit.score / top) ** SOURCE_POWER if top > 0 else 1.0
-        items += [_Item(order, hit, e, weight * e.value) for e in _excerpts(hit)]
+        shown = sorted(_excerpts(hit), key=lambda e: e.rowid)
+        items += [_Item(order, hit, e, weight * e.value, share=f) for e, f in zip(shown, _shares(shown), strict=True)]
     return items
+
+
+def _worth(item: _Item, taken: int) -> float:
+    """What an excerpt adds when its source has had `taken` excerpts: less for each, less for a neighbour."""
+    return item.value * item.share * SOURCE_DECAY**taken
+
+
+def _by_worth(items: list[_Item], taken: dict[str, int]) -> Iterator[_Item]:
+    """The items, most worth first, each valued by what its source has had when it comes up (a lazy heap: a
+    source's taking only lowers its other items, so one popped at its current worth is the best)."""
+    heap = [(-_worth(i, 0), i.order, i.excerpt.rowid, n, 0) for n, i in enumerate(items)]
+    heapq.heapify(heap)
+    while heap:
+        _worth_then, order, rowid, n, seen = heapq.heappop(heap)
+        now = taken.get(items[n].hit.source, 0)
+        if now != seen:
+            heapq.heappush(heap, (-_worth(items[n], now), order, rowid, n, now))
+            continue
+        yield items[n]
 
 
 def _pack(items: list[_Item], room: int, line_cap: int) -> list[_Item]:
     """The most valuable excerpts that fit in room bytes (a source's header counted with its first)."""
     chosen: list[_Item] = []
     shown: set[str] = set()
+    taken: dict[str, int] = {}
     used = 0
-    for item in sorted(items, key=lambda i: (-i.value, i.order, i.excerpt.rowid)):
+    for item in _by_worth(items, taken):
         head = 0 if item.hit.source in shown else _utf8_len(_header(item.hit)) + 1
         line = _line(item)
         # A passage line's label: the date and role, or (continuing a passage) the role only.
@@ -129,6 +176,7 @@ def _pack(items: list[_Item], room: int, line_cap: int) -> list[_Item]:
                 continue
             line = _cut_start(line, left) if item.excerpt.side < 0 else _cut_utf8(line, left)
         item.text = line
+        taken[item.hit.source] = taken.get(item.hit.source, 0) + 1
         chosen.append(item)
         shown.add(item.hit.source)
         used += cost + _utf8_len(line)
