@@ -15,7 +15,7 @@ held_out_blind6.py was written blind in the sixth round and reported, then tuned
 held_out_blind7.py was written blind in the seventh round and reported, then tuned on in the eighth;
 held_out_blind8.py was written blind in the eighth round and reported, then tuned on in the ninth;
 held_out_blind9.py was written blind in the ninth round and reported, then tuned on in the tenth;
-held_out_blind10.py was written blind in the tenth round and is only reported, never tuned on."""
+held_out_blind10.py was written blind in the tenth round and reported, then tuned on at the end of it."""
 
 from __future__ import annotations
 

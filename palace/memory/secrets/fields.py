@@ -65,36 +65,74 @@ def tagged(scan: Text) -> Iterator[Field]:
 
 
 def columns(scan: Text) -> Iterator[Field]:
-    """The values of a CSV column whose header names a secret (a browser's or a password manager's export):
-    each row with as many cells as the header, the header cell as the label."""
-    text = scan.text
+    """The values of a table's column whose header names a secret (a browser's or a password manager's CSV
+    export, a spreadsheet pasted with tabs, a markdown table): each row with as many cells as the header, the
+    header cell as the label. Only lines holding a secret's word are tried as a header."""
+    text, lower = scan.text, scan.lower()
     starts = scan.line_starts()
-    for number, start in enumerate(starts[:-1]):
-        header = text[start : starts[number + 1] - 1]
-        if header.count(",") < 2 or _re(r"[\w .\-]+(?:,[\w .\-]+)+").fullmatch(header) is None:
+    tried: set[int] = set()
+    for word in _re(SECRET_COLUMN_WORDS).finditer(lower):
+        number = scan.line_of(word.start())
+        if number in tried or number + 1 >= len(starts):
             continue
-        cells = header.split(",")
-        wanted = [i for i, cell in enumerate(cells) if _re(_SECRET_COLUMN).fullmatch(cell.strip().lower())]
-        for row_start in starts[number + 1 : number + 200]:
-            row_end = text.find("\n", row_start)
-            row = text[row_start : row_end if row_end >= 0 else len(text)]
-            if row.count(",") != len(cells) - 1:
-                break
-            offsets = [0, *(m.end() for m in _re(",").finditer(row))]
-            for i in wanted:
-                cell = row[offsets[i] :].split(",", 1)[0]
-                if len(cell) >= 6:
-                    label = start + sum(len(c) + 1 for c in cells[:i])
-                    yield Field(
-                        row_start + offsets[i],
-                        row_start + offsets[i] + len(cell),
-                        "column",
-                        label,
-                        label + len(cells[i]),
-                    )
+        tried.add(number)
+        line = text[starts[number] : starts[number + 1]]
+        for delimiter in _DELIMITERS:
+            if line.count(delimiter) >= 1 + (delimiter == ","):
+                yield from _column_values(text, starts, number, delimiter)
 
 
-_SECRET_COLUMN = r"password|passwd|passphrase|secret|token|api[ _]?key|private[ _]?key|pin|totp|otpauth"
+_DELIMITERS = (",", "\t", "|")
+_HEADER_CELL = r"[\w .\-]+"
+_RULE_ROW = r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?[ \t]*)?"  # a markdown table's rule
+
+
+def _cells(text: str, start: int, end: int, delimiter: str) -> list[tuple[int, int]]:
+    """The spans of a row's cells, spaces around them left out (a markdown row's outer bars too)."""
+    line = text[start:end].rstrip("\r")
+    if delimiter == "|":
+        if not (line.lstrip().startswith("|") and line.rstrip().endswith("|")):
+            return []
+        first, last = line.index("|"), line.rindex("|")
+        line, start = line[first + 1 : last], start + first + 1
+    spans, at = [], 0
+    for cell in line.split(delimiter):
+        lead = len(cell) - len(cell.lstrip())
+        spans.append((start + at + lead, start + at + len(cell.rstrip())))
+        at += len(cell) + 1
+    return spans
+
+
+def _column_values(text: str, starts: list[int], number: int, delimiter: str) -> Iterator[Field]:
+    """The values of the secret columns under line number as a header of cells split by delimiter."""
+    header = _cells(text, starts[number], starts[number + 1] - 1, delimiter)
+    if len(header) < (3 if delimiter == "," else 2) or not all(
+        _re(_HEADER_CELL).fullmatch(text, a, b) for a, b in header
+    ):
+        return
+    wanted = [i for i, (a, b) in enumerate(header) if _re(_SECRET_COLUMN).fullmatch(text[a:b].lower())]
+    for row_number in range(number + 1, min(number + 200, len(starts))):
+        row_end = starts[row_number + 1] - 1 if row_number + 1 < len(starts) else len(text)
+        if (
+            delimiter == "|"
+            and row_number == number + 1
+            and _re(_RULE_ROW).fullmatch(text, starts[row_number], row_end)
+        ):
+            continue
+        row = _cells(text, starts[row_number], row_end, delimiter)
+        if len(row) != len(header):
+            return
+        for i in wanted:
+            a, b = row[i]
+            if b - a >= 6:
+                yield Field(a, b, "column", *header[i])
+
+
+# A header that names a secret, perhaps after a word (`db_password`, `dbPassword`, `api token`).
+_SECRET_COLUMN = (
+    r"(?:[a-z0-9]{1,20}[ _.\-]?)?(?:password|passwd|passphrase|secret|token|api[ _]?key|private[ _]?key)"
+    r"|(?:[a-z0-9]{1,20}[ _.\-])?(?:pin|totp|otpauth)"
+)
 SECRET_COLUMN_WORDS = r"pass|secret|token|key|pin|totp|otpauth"  # (one of them is in a header that names one)
 
 

@@ -258,7 +258,8 @@ def labelled(scan: _Text) -> Iterator[Hit]:
     found = fields.fields(scan)
     if "</" in text:
         found = itertools.chain(found, fields.tagged(scan))
-    if text.count(",") >= 3 and "\n" in text and _re(fields.SECRET_COLUMN_WORDS).search(scan.lower()):
+    tabled = text.count(",") >= 3 or "\t" in text or "|" in text
+    if tabled and "\n" in text and _re(fields.SECRET_COLUMN_WORDS).search(scan.lower()):
         found = itertools.chain(found, fields.columns(scan))
     for field in found:
         value = text[field.start : field.end]

@@ -11,6 +11,7 @@ from typing import NamedTuple
 from palace.memory.secrets.kinds import PLACEHOLDER as _PLACEHOLDER
 from palace.memory.secrets.kinds import QUOTE as _Q
 from palace.memory.secrets.kinds import SecretKind, folded_kind
+from palace.memory.secrets.spoken import SPOKEN_KINDS
 
 
 class _Keyword(NamedTuple):
@@ -106,7 +107,12 @@ _ANY_QUOTED = r"(?:'[^'\n]{3,200}'|\"[^\"\n]{3,200}\")"
 _ARGUMENTS = rf"[\"'][ \t]*(?:,|[ \t]value[ \t]*=)[ \t]*(?![\"'][$<%{{])(?![\"'](?:true|false)[\"']){_ANY_QUOTED}"
 # A call's last argument: `ssh.Password("...")`, `keyring.set_password("smtp", "ada", "...")`.
 _CALL = rf"[ \t]*\((?:[ \t]*{_ANY_QUOTED}[ \t]*,)*[ \t]*[\"'](?=[^\"'\s]*(?:\d|{_SYMBOL}))[^\"'\s]{{4,64}}[\"'][ \t]*\)"
-_PASSWORD = rf"(?:{_EQ}|{_QUALIFIED_COLON}|{_PROSE}|{_SPACE}|{_XML}|{_ARGUMENTS}|{_CALL})"
+# An Erlang or Elixir tuple of a name and a quoted value: `{db_password, "..."}` (sys.config, a keyword tuple).
+_TUPLE = (
+    rf"[ \t]*,[ \t]*(?:\"(?=[^\"\n]*(?:\d|{_SYMBOL}))[^\"\n]{{6,200}}\"|'(?=[^'\n]*(?:\d|{_SYMBOL}))[^'\n]{{6,200}}')"
+    r"[ \t]*\}"
+)
+_PASSWORD = rf"(?:{_EQ}|{_QUALIFIED_COLON}|{_PROSE}|{_SPACE}|{_XML}|{_ARGUMENTS}|{_CALL}|{_TUPLE})"
 
 _PASSWORD_KEYWORDS = (
     _Keyword(
@@ -261,7 +267,8 @@ _RECOVERY = (
     r"[ \t]*(?:[:=：]|is|are)[ \t]*[\"'`]?[a-z0-9]{4,8}(?:-[a-z0-9]{4,8}){3,7}(?![a-z0-9])"
 )
 # A list of 2FA backup codes named so in a language ("códigos de respaldo: 4821-7730 9912-0481 ...", "バックアップ
-# コード：kq7wmz2p xr4nbt8v ..."): three codes or more, each with a digit (but perhaps the first).
+# コード：kq7wmz2p xr4nbt8v ...", or the name as a heading on a line of its own): three codes or more, each with a
+# digit (but perhaps the first).
 _BACKUP_CODES = (
     "backup codes", "recovery codes", "códigos de respaldo", "códigos de recuperación", "códigos de backup",
     "códigos de recuperação", "codes de secours", "codes de récupération", "backup-codes", "wiederherstellungscodes",
@@ -272,7 +279,7 @@ _BACKUP_CODES = (
 _CODE_SEP = r"(?:[ \t]*[,;]?[ \t]+|[ \t]*\r?\n[ \t]*(?:[-*•][ \t]*)?(?:[0-9]{1,2}[.)][ \t]*)?)"
 _ONE_CODE = r"(?=[a-z\-]*[0-9])[a-z0-9]{4,12}(?:-[a-z0-9]{3,12})?(?![a-z0-9\-])"
 _CODES = (
-    r"[^\n:：]{0,40}?[ \t]*[:：][ \t]*(?:\r?\n[ \t]*(?:[-*•][ \t]*)?(?:[0-9]{1,2}[.)][ \t]*)?)?"
+    r"[^\n:：]{0,40}?[ \t]*(?:[:：]|(?=\r?\n))[ \t]*(?:\r?\n[ \t]*(?:[-*•][ \t]*)?(?:[0-9]{1,2}[.)][ \t]*)?)?"
     rf"(?:[a-z]{{6,12}}{_CODE_SEP})?"
     rf"(?:{_ONE_CODE}{_CODE_SEP}){{2,}}{_ONE_CODE}"
 )
@@ -324,4 +331,5 @@ PROSE_KINDS: tuple[SecretKind, ...] = (
         for word in _BACKUP_CODES
     ),
     folded_kind("password assignment", _USING, "use", screen=_USING_SCREEN),
+    *SPOKEN_KINDS,
 )  # fmt: skip

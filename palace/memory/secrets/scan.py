@@ -27,7 +27,7 @@ NAMES = (
     URL_PASSWORD, API_TOKEN, SECRET, PASSWORD, PRIVATE_KEY, BASIC, WALLET, SEED, URL_TOKEN, WEBHOOK, JWK, PAIR,
     RANDOM_PASSWORD,
 )  # fmt: skip
-VERSION = "generic rules 8"  # part of each generic kind's source: a change rebuilds the recall index
+VERSION = "generic rules 9"  # part of each generic kind's source: a change rebuilds the recall index
 GENERIC_KINDS = tuple(SecretKind(name, f"(?!)(?#{VERSION})", (), generic=True) for name in NAMES)
 
 

@@ -83,6 +83,7 @@ _PROGRAMS = (
     ("keytool", r"-(?:store|key|srcstore|deststore)pass[ \t]+"),
     ("smbclient", r"-U[ \t]*[^\s%]+%"),
     ("htpasswd", r"-b[a-zA-Z]*[ \t]+(?:-c[ \t]+)?\S+[ \t]+\S+[ \t]+"),
+    ("mosquitto_passwd", r"-b[ \t]+(?:-c[ \t]+)?\S+[ \t]+\S+[ \t]+"),  # (the same arguments as htpasswd's)
     ("login", r"(?:-p|--password)[ \t]+"),  # `az login`, `oc login`, `docker login` (`docker run -p` maps a port)
     ("unzip", r"-P[ \t]+"),
     ("ldap", r"-w[ \t]+"),  # ldapsearch, ldapadd, ldapmodify, ...
@@ -104,6 +105,16 @@ _THIN = r"thin:(?<![a-z0-9_]thin:)[a-z0-9_$#]+/(?![/@])[^\s/@\"']{3,64}@"
 _SECURE_STRING = r"convertto-securestring[ \t]+(?:-string[ \t]+)?(?:'[^'\n]{3,}'|\"[^\"\n$]{3,}\")"
 # Java's way to hand over a password: a literal turned into a char array (`ks.load(in, "...".toCharArray())`).
 _CHAR_ARRAY = r"\"(?=[^\"\n]{0,63}[0-9!#$%&*+=?@^~_])(?=[^\"\n]{0,63}[a-z])[^\"\s\\]{6,64}\"\.tochararray\(\)"
+# A Wi-Fi passphrase given to a tool: `wpa_passphrase <ssid> <passphrase>`, `netsh wlan ... key=<passphrase>`
+# (WPA's are 8 to 63 characters; not a redirection, a variable or a prompt's placeholder).
+_PASSPHRASE = r"(?:'[^'\n]{8,63}'|\"[^\"\n$]{8,63}\"|(?![$%<>|&*])[^\s'\"]{8,63}(?![^\s]))"
+_WPA_PASSPHRASE = rf"wpa_passphrase[ \t]+(?:'[^'\n]+'|\"[^\"\n]+\"|[^\s'\"<>|]+)[ \t]+{_PASSPHRASE}"
+_NETSH_KEY = rf"netsh[ \t]+wlan[ \t][^\n]{{0,160}}?[ \t](?:key|keymaterial)=(?![\"']?[$%<])[\"']?{_PASSPHRASE}"
+# A stream key: the path segment after an RTMP server's application (`rtmp://a.rtmp.youtube.com/live2/<key>`).
+_RTMP_KEY = (
+    r"rtmps?://[^\s/\"']+(?:/[^\s/\"']+)?/(?=(?:[a-z_\-]*[0-9]){3})(?=[a-z0-9_\-]{0,80}[a-z])[a-z0-9_\-]{16,80}"
+    r"(?![^\s\"'])"
+)
 # A Wi-Fi network's QR code: `WIFI:T:WPA;S:<ssid>;P:<password>;;`.
 _WIFI_QR = r"wifi:(?:[tsh]:[^;\n]{0,64};)*p:(?![$<{%])(?:\"[^\"\n]{4,63}\"|[^;\n\"]{4,63});"
 # A call that takes a user and a password as two literal arguments in a row: `new NetworkCredential("u", "pw")`,
@@ -317,6 +328,9 @@ SECRET_KINDS: tuple[SecretKind, ...] = (
     folded_kind("password assignment", _SECURE_STRING, "convertto-securestring"),
     folded_kind("password assignment", _CHAR_ARRAY, ".tochararray()"),
     folded_kind("password assignment", _WIFI_QR, "wifi:"),
+    folded_kind("password on a command line", _WPA_PASSPHRASE, "wpa_passphrase"),
+    folded_kind("password on a command line", _NETSH_KEY, "netsh"),
+    folded_kind("API token", _RTMP_KEY, "rtmp"),
     gated_kind("password assignment", _CREDENTIAL_CALL, ("(",), "credential", "getconnection", "login(", "auth(",
                "authentication(", "connect(", ignore_case=True),
     folded_kind("password on a command line", _SET_PASSWORD, "user:password", "password ", screen=_SET_SCREEN),

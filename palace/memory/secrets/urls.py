@@ -13,7 +13,7 @@ _SCHEME = r"[A-Za-z][A-Za-z0-9+.\-]{0,30}$"  # searched for backwards from `://`
 _URL_REST = r"[^\s\"'<>`\\]+"
 _USER_PASSWORD = r"[^/\s:@]*:(?![<$%{\[*])[^/\s@]{2,}@"
 _SIGNATURE_PARAMS = frozenset(
-    ("sig", "signature", "x-amz-signature", "x-goog-signature", "x-amz-security-token", "hmac")
+    ("sig", "sign", "signature", "x-amz-signature", "x-goog-signature", "x-amz-security-token", "hmac")
 )
 _TOKEN_PARAMS = frozenset(
     (
@@ -21,7 +21,7 @@ _TOKEN_PARAMS = frozenset(
         "api-key", "key", "secret", "client_secret", "password", "pass", "pwd", "passwd", "code", "private_token",
         "access_key", "secret_key", "subscription-key", "x-api-key", "jwt", "bearer", "session_token", "sas", "appid",
         "app_key", "appkey", "apitoken", "api_token", "private_key", "license_key", "session", "sessionid", "sid",
-        "passkey", "resourcekey", "authkey"
+        "passkey", "resourcekey", "authkey", "tkn", "tok", "passcode", "pin", "wskey"
     )
 )  # fmt: skip
 _SHORT_TOKEN_PARAMS = frozenset(("token", "access_token", "apikey", "api_key", "secret", "auth_token"))
