@@ -232,6 +232,38 @@ def test_a_screened_kind_is_found_only_where_its_screen_is() -> None:
         assert all(regexes.screen.search(case) is not None for case in found), SECRET_KINDS[position].name
 
 
+def _without_lookaheads(source: str) -> str:
+    """A regex's source with its positive lookaheads `(?=...)` taken out (escapes and classes respected)."""
+    out, at = [], 0
+    while at < len(source):
+        if source.startswith("(?=", at):
+            depth, at, in_class = 1, at + 3, False
+            while depth:
+                char = source[at]
+                if char == "\\":
+                    at += 1
+                elif char == "[" and not in_class:
+                    in_class = True
+                elif char == "]" and in_class:
+                    in_class = False
+                elif not in_class:
+                    depth += {"(": 1, ")": -1}.get(char, 0)
+                at += 1
+            continue
+        if source[at] == "\\":
+            out.append(source[at : at + 2])
+            at += 2
+            continue
+        out.append(source[at])
+        at += 1
+    return "".join(out)
+
+
+def test_lookaheads_are_taken_out_of_a_regex_and_nothing_else() -> None:
+    assert _without_lookaheads(r"key:(?=(?:[a-z ]*[2-7]){2})[a-z]{4}(?![0-9])") == r"key:[a-z]{4}(?![0-9])"
+    assert _without_lookaheads(r"a\(?=b)(?=[)(])c") == r"a\(?=b)c"
+
+
 FOLDED_SCREENED = [n for n, kind in enumerate(SECRET_KINDS) if kind.screen is not None and kind.folded is not None]
 
 
@@ -241,7 +273,10 @@ FOLDED_SCREENED = [n for n, kind in enumerate(SECRET_KINDS) if kind.screen is no
 def test_a_case_insensitive_kinds_screen_finds_every_match(position: int, data: st.DataObject) -> None:
     kind = SECRET_KINDS[position]
     pattern = re.compile(kind.source, re.ASCII | re.MULTILINE)
-    text = data.draw(st.from_regex(pattern)).lower()  # what a folded kind runs over: the lowered text
+    # Drawn from the kind without its lookaheads (hypothesis can only filter for one: every draw was thrown
+    # away); a draw that the whole pattern does not match is skipped below.
+    drawn = re.compile(_without_lookaheads(kind.source), re.ASCII | re.MULTILINE)
+    text = data.draw(st.from_regex(drawn)).lower()  # what a folded kind runs over: the lowered text
     if pattern.search(text) is None:
         return  # lowering changed what the generated text says (a non-ASCII letter): not a match to screen
     assert not kind.screened_out(text, lowered=True), kind.name
