@@ -315,8 +315,7 @@ def _hits(
             "SELECT d.text, f.wings FROM doc AS d JOIN file AS f ON f.id = d.file_id WHERE d.id = ?", (group.rowid,)
         ).fetchone()
         text, file_wings = (str(row[0]), str(row[1])) if row else ("", "")
-        wing = entry_wing(group.kind)
-        wings = ((wing,) if wing else ()) if is_entry(group.kind) else tuple(file_wings.split())
+        wings = _wings_of(group, file_wings)
         terms = [n.term for n in weights.needles if group.best_mask & n.bit]
         docs, salience_of = group.docs, salient.get(group.source)
         if salience_of is not None:  # its unmatched documents may be shown for their salience
@@ -345,13 +344,17 @@ def _bare_hits(conn: sqlite3.Connection, ranked: list[_Ranked]) -> list[RecallHi
     file_wings = dict(conn.execute(f"SELECT id, wings FROM file WHERE id IN ({marks})", ids)) if ids else {}
     hits: list[RecallHit] = []
     for value, _ordinal, group in ranked:
-        wing = entry_wing(group.kind)
-        if is_entry(group.kind):
-            wings: tuple[str, ...] = (wing,) if wing else ()
-        else:
-            wings = tuple(str(file_wings.get(group.rowid >> DOC_BITS, "")).split())
+        wings = _wings_of(group, str(file_wings.get(group.rowid >> DOC_BITS, "")))
         hits.append(RecallHit(group.source, group.date, "", round(value, 4), where(group.kind), wings=wings))
     return hits
+
+
+def _wings_of(group: Group, file_wings: str) -> tuple[str, ...]:
+    """A hit's wings: a memory entry's from its path, a session's from its file (space-separated)."""
+    if is_entry(group.kind):
+        wing = entry_wing(group.kind)
+        return (wing,) if wing else ()
+    return tuple(file_wings.split())
 
 
 def _salient(
